@@ -1,0 +1,1 @@
+"""One module per command family; `cli.main` registers them."""

@@ -1,0 +1,26 @@
+"""The `halfmoon` command line: a click group whose commands live in `cli.commands`."""
+
+from __future__ import annotations
+
+import click
+
+from .commands.deals import code, deal
+from .commands.play import replay
+from .common import HalfMoonGroup
+
+
+@click.group(cls=HalfMoonGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="halfmoon-solver", prog_name="halfmoon")
+def main() -> None:
+    """Half Moon and its cousins: deal codes, exact solving, curated deals, endgames.
+
+    Exit codes: 0 success, 1 internal error, 2 usage error, 3 invalid input, 130 interrupted.
+    """
+
+
+for command in (deal, code, replay):
+    main.add_command(command)
+
+
+if __name__ == "__main__":
+    main()

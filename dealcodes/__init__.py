@@ -1,0 +1,49 @@
+"""Deal codes: exact, portable deals for Half Moon and its cousins.
+
+Pure and small on purpose: this package imports nothing else of the project, so any
+tool (or a port to another language) can depend on it alone.
+"""
+
+from .cards import Card, CardError, parse_card, standard_deck
+from .codes import (
+    DEAL_COUNT,
+    BadVariantError,
+    DealCode,
+    DealCodeError,
+    DealNumberError,
+    MalformedCodeError,
+    PayloadCharacterError,
+    PayloadLengthError,
+    UnknownGameError,
+    UnsupportedVersionError,
+    known_games,
+    parse_code,
+    parse_number,
+)
+from .halfmoon import HalfMoonDeal, deal_from_code, deal_halfmoon
+from .rng import SplitMix64, shuffled
+
+__all__ = [
+    "DEAL_COUNT",
+    "BadVariantError",
+    "Card",
+    "CardError",
+    "DealCode",
+    "DealCodeError",
+    "DealNumberError",
+    "HalfMoonDeal",
+    "MalformedCodeError",
+    "PayloadCharacterError",
+    "PayloadLengthError",
+    "SplitMix64",
+    "UnknownGameError",
+    "UnsupportedVersionError",
+    "deal_from_code",
+    "deal_halfmoon",
+    "known_games",
+    "parse_card",
+    "parse_code",
+    "parse_number",
+    "shuffled",
+    "standard_deck",
+]

@@ -1,0 +1,63 @@
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(main, list(args), input=input)
+
+
+def test_deal_json_is_the_check_interface():
+    result = run("deal", "hm1-n-aaaaaab", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["code"] == "HM1-N-AAAAAAB" and data["number"] == 1
+    assert data["piles"][11] == ["2D", "AS", "TS", "3S", "5C", "QH", "8S", "2H"]
+    assert data["reserve"][0] == "QS" and len(data["piles"]) == 12
+
+
+def test_deal_text_shows_the_arc_with_labels():
+    result = run("deal", "HM1-N-AAAAAAB", "--all")
+    assert result.exit_code == 0
+    for label in ["1:8", "10:8", "12:8", "R1:1", "R8:1", "8S 7H 9H AH TC 9C 5H 8C"]:
+        assert label in result.output
+
+
+def test_bad_code_is_one_line_exit_3():
+    result = run("deal", "HM1-N-AAAA1AB")
+    assert result.exit_code == 3
+    assert result.output.strip().count("\n") == 0 and "position 5" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_code_conversions():
+    assert run("code", "1").output.strip() == "HM1-N-AAAAAAB"
+    assert run("code", "HM1-N-ZZZZZZZ").output.strip() == "8031810175"
+    assert json.loads(run("code", "25", "--json").output) == {"code": "HM1-N-AAAAAAZ", "number": 25}
+    assert run("code", "8031810176").exit_code == 3
+
+
+def test_replay_json_and_illegal_move():
+    result = run("replay", "HM1-N-AAAAAAB", "--moves", "1+3, 5+6", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["moves"] == 2 and data["score"] == 20 and not data["won"] and not data["dead"]
+    assert len(data["piles"][0]) == 7 and data["reserve"][0] == "QS"
+    bad = run("replay", "HM1-N-AAAAAAB", "--moves", "1+3 1+3")
+    assert bad.exit_code == 3 and "move 2" in bad.output
+
+
+def test_replay_from_layout_file(tmp_path):
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps({"piles": [["6C", "5C"]], "reserve": ["5D", "6D"]}))
+    result = run("replay", "--layout", str(path), "--moves", "1+R2 1+R1", "--json")
+    assert json.loads(result.output)["won"] is True
+    path.write_text("{not json")
+    broken = run("replay", "--layout", str(path))
+    assert broken.exit_code == 3 and "not valid JSON" in broken.output
+    missing = run("replay", "--layout", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 3 and "cannot read" in missing.output
