@@ -1,0 +1,561 @@
+"""Exact solving of perfect-information games through the `Game` / `Question` protocols.
+
+Two methods, one result type:
+
+* **Retrograde analysis** (any game, the default). The reachable position graph is built
+  breadth-first into flat arrays (keys → dense indices, successor lists in CSR form). Values are
+  then propagated backwards from the terminals with counters of unresolved children, once per
+  threshold of the value range; a position left unresolved at the fixpoint is infinite play and
+  worth the question's `draw_value`. This is what makes cyclic games exact: forward search with
+  a transposition table mixes up values that depend on the path (graph-history interaction),
+  retrograde analysis never looks at paths.
+* **Memoised minimax with alpha-beta** (games that declare ``acyclic = True``): depth-first,
+  transposition table of bounds keyed by `Game.key`; no graph is stored.
+
+Every solve reports the value for the maximizing side, the value of every legal move at the
+root, a principal line (replayed through the game's own `apply`), counts, and — when a limit on
+positions, seconds or memory is hit — status ``unknown`` instead of a hang or a crash.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from array import array
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Generic, Hashable, Sequence
+
+from .game import Game, M, P, Question, Terminal, is_acyclic
+
+SOLVED = "solved"
+UNKNOWN = "unknown"
+
+
+class SolveError(ValueError):
+    """A solve that cannot start: a bad method name, a question that does not fit the game."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to give up with ``unknown``. None means no limit of that kind."""
+
+    max_positions: int | None = 5_000_000
+    max_seconds: float | None = 60.0
+    max_memory_bytes: int | None = 6 * 1024**3  # resident-set growth during the solve
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "max_positions": self.max_positions,
+            "max_seconds": self.max_seconds,
+            "max_memory_bytes": self.max_memory_bytes,
+        }
+
+
+@dataclass(frozen=True)
+class MoveValue(Generic[M]):
+    """One legal move at the root and its exact value for the maximizing side (None if unknown)."""
+
+    move: M
+    value: int | None
+
+
+@dataclass(frozen=True)
+class Solution(Generic[P, M]):
+    """The answer to one question about one position."""
+
+    status: str  # SOLVED or UNKNOWN
+    value: int | None  # for the maximizing side; None when unknown
+    moves: tuple[MoveValue[M], ...]  # every legal move at the root, in the game's order
+    line: tuple[M, ...]  # principal line (both sides optimal); empty when unknown
+    line_end: str  # "terminal", "repetition" (infinite play), "cut" (length cap) or "none"
+    final: P | None  # position at the end of the principal line
+    method: str  # "retrograde" or "negamax"
+    positions: int  # distinct positions stored (retrograde) or in the table (negamax)
+    nodes: int  # moves applied during the search
+    edges: int  # successor links stored (retrograde); 0 for negamax
+    seconds: float
+    bytes_per_position: float  # graph storage divided by positions
+    reason: str = ""  # why unknown
+    draw_value: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def positions_per_second(self) -> float:
+        return self.positions / self.seconds if self.seconds > 0 else float("inf")
+
+
+class _LimitHit(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _rss_bytes() -> int:
+    """Current resident set size (Linux /proc; 0 where unavailable)."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class _Budget:
+    """Checks limits cheaply: the clock and memory only every `every` ticks."""
+
+    def __init__(self, limits: Limits, every: int = 2048) -> None:
+        self.limits = limits
+        self.start = time.perf_counter()
+        self.rss0 = _rss_bytes()
+        self.every = every
+        self.ticks = 0
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def check(self, positions: int) -> None:
+        limits = self.limits
+        if limits.max_positions is not None and positions > limits.max_positions:
+            raise _LimitHit(f"position limit {limits.max_positions} reached")
+        self.ticks += 1
+        if self.ticks % self.every:
+            return
+        self.check_now()
+
+    def check_now(self) -> None:
+        limits = self.limits
+        if limits.max_seconds is not None and self.elapsed() > limits.max_seconds:
+            raise _LimitHit(f"time limit {limits.max_seconds:g} s reached")
+        if limits.max_memory_bytes is not None and self.rss0:
+            if _rss_bytes() - self.rss0 > limits.max_memory_bytes:
+                raise _LimitHit(f"memory limit {limits.max_memory_bytes} bytes reached")
+
+
+def solve(
+    game: Game[P, M],
+    position: P,
+    question: Question,
+    limits: Limits = Limits(),
+    method: str = "auto",
+    max_line: int = 400,
+) -> Solution[P, M]:
+    """Solve `question` about `position` exactly (or return status ``unknown`` at a limit).
+
+    `method` is ``auto`` (negamax if the game declares itself acyclic, else retrograde),
+    ``retrograde`` or ``negamax``. Negamax on a cyclic game is refused: it would be wrong.
+    """
+    return solve_all(game, position, [question], limits, method, max_line)[0]
+
+
+def solve_all(
+    game: Game[P, M],
+    position: P,
+    questions: Sequence[Question],
+    limits: Limits = Limits(),
+    method: str = "auto",
+    max_line: int = 400,
+) -> list[Solution[P, M]]:
+    """Several questions about one position; retrograde builds the graph once for all of them.
+
+    The limits apply to the whole call (graph building plus every question).
+    """
+    if method == "auto":
+        method = "negamax" if is_acyclic(game) else "retrograde"
+    if method == "retrograde":
+        return _retrograde(game, position, questions, limits, max_line)
+    if method == "negamax":
+        if not is_acyclic(game):
+            raise SolveError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
+        budget = _Budget(limits)
+        return [_negamax_solve(game, position, q, budget, max_line) for q in questions]
+    raise SolveError(f"unknown method {method!r}: expected auto, retrograde or negamax")
+
+
+# -- retrograde analysis --------------------------------------------------------------------
+
+
+@dataclass
+class Graph:
+    """The reachable graph in flat arrays: index i ↔ key, successors in CSR form.
+
+    Independent of any question, so one graph answers every question about a position:
+    `seat[i]` is the seat to move, `term[i]` the index into `terminals` of a terminal
+    position's result object (-1 for positions where play goes on).
+    """
+
+    index: dict[Hashable, int]
+    seat: bytearray
+    term: array
+    succ_start: array
+    succ: array
+    terminals: list[Terminal]
+    key_bytes: int
+    nodes: int
+
+    @property
+    def size(self) -> int:
+        return len(self.seat)
+
+    def nbytes(self) -> int:
+        """Bytes held by the graph: the arrays, the key index and the keys themselves."""
+        arrays = sum(a.buffer_info()[1] * a.itemsize for a in (self.term, self.succ_start, self.succ))
+        return arrays + len(self.seat) + sys.getsizeof(self.index) + self.key_bytes
+
+    def side(self, question: Question) -> bytearray:
+        """1 where the maximizing side of `question` moves."""
+        table = bytes(1 if s in question.maximizers else 0 for s in range(256))
+        return self.seat.translate(table)
+
+
+def build_graph(game: Game[P, M], root: P, budget: _Budget) -> Graph:
+    """Breadth-first exploration of every position reachable from `root`."""
+    index: dict[Hashable, int] = {}
+    seat = bytearray()
+    term = array("i")
+    succ_start = array("q", [0])
+    succ = array("i")
+    terminals: list[Terminal] = []
+    terminal_index: dict[Terminal, int] = {}
+    key_bytes = 0
+    nodes = 0
+    key_of, legal, apply, terminal, to_move = game.key, game.legal_moves, game.apply, game.terminal, game.to_move
+    sizeof = sys.getsizeof
+
+    root_key = key_of(root)
+    index[root_key] = 0
+    key_bytes += sizeof(root_key)
+    frontier: deque[P] = deque([root])
+    while frontier:
+        position = frontier.popleft()
+        result = terminal(position)
+        if result is not None:
+            slot = terminal_index.get(result)
+            if slot is None:
+                slot = terminal_index[result] = len(terminals)
+                terminals.append(result)
+            term.append(slot)
+            seat.append(0)
+            succ_start.append(len(succ))
+            continue
+        term.append(-1)
+        seat.append(to_move(position))
+        for move in legal(position):
+            child = apply(position, move)
+            nodes += 1
+            key = key_of(child)
+            child_index = index.get(key)
+            if child_index is None:
+                child_index = len(index)
+                index[key] = child_index
+                key_bytes += sizeof(key)
+                frontier.append(child)
+                budget.check(child_index + 1)
+            succ.append(child_index)
+        succ_start.append(len(succ))
+    budget.check_now()
+    return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, nodes)
+
+
+def _predecessors(graph: Graph) -> tuple[array, array]:
+    """Reverse CSR: for each position the list of positions with an edge into it."""
+    n = graph.size
+    succ, succ_start = graph.succ, graph.succ_start
+    count = array("q", bytes(8 * (n + 1)))
+    for child in succ:
+        count[child + 1] += 1
+    for i in range(n):
+        count[i + 1] += count[i]
+    fill = array("q", count)
+    pred = array("i", bytes(4 * len(succ)))
+    for parent in range(n):
+        for e in range(succ_start[parent], succ_start[parent + 1]):
+            child = succ[e]
+            pred[fill[child]] = parent
+            fill[child] += 1
+    return count, pred
+
+
+def _attractor(
+    graph: Graph, side: bytearray, pred_start: array, pred: array, goal: list[int], attracting_side: int, dist: array
+) -> bytearray:
+    """Positions from which `attracting_side` (1 = max, 0 = min) can force reaching `goal`.
+
+    Counter-based backward induction: a position of the attracting side joins as soon as one
+    child has joined; one of the other side joins when its last child has. `dist` receives the
+    number of moves to the goal under best play (attracting side hurries, the other delays) for
+    positions not already given one (-1), so principal lines make progress.
+    """
+    n = graph.size
+    succ_start = graph.succ_start
+    inside = bytearray(n)
+    counter = array("i", (succ_start[i + 1] - succ_start[i] for i in range(n)))
+    local = array("i", bytes(4 * n))
+    queue = deque()
+    for g in goal:
+        inside[g] = 1
+        queue.append(g)
+    while queue:
+        node = queue.popleft()
+        here = local[node] + 1
+        for e in range(pred_start[node], pred_start[node + 1]):
+            parent = pred[e]
+            if inside[parent]:
+                continue
+            if side[parent] == attracting_side:
+                inside[parent] = 1
+                local[parent] = here
+                queue.append(parent)
+            else:
+                counter[parent] -= 1
+                if counter[parent] == 0:
+                    inside[parent] = 1
+                    local[parent] = here
+                    queue.append(parent)
+    return _merge_dist(inside, local, dist)
+
+
+def _merge_dist(inside: bytearray, local: array, dist: array) -> bytearray:
+    for i in range(len(inside)):
+        if inside[i] and dist[i] < 0:
+            dist[i] = local[i]
+    return inside
+
+
+def retrograde_values(
+    graph: Graph, question: Question, preds: tuple[array, array] | None = None
+) -> tuple[list[int], array, array]:
+    """Value of every position (as an index into the returned sorted value list) and its
+    distance-to-resolution, by one attractor pass per threshold of the value range.
+
+    For a threshold t above the draw value, the maximizing side reaches value ≥ t only by forcing
+    a terminal ≥ t (max's attractor). For t at or below it, infinite play already gives ≥ t, so
+    max gets ≥ t unless the minimizing side can force a terminal < t (min's attractor).
+    """
+    n = graph.size
+    draw_value = question.draw_value
+    values = [question.value(t) for t in graph.terminals]
+    levels = sorted(set(values) | {draw_value})
+    term = graph.term
+    side = graph.side(question)
+    pred_start, pred = preds if preds is not None else _predecessors(graph)
+    level_of = {v: k for k, v in enumerate(levels)}
+    term_level = [level_of[v] for v in values]
+    draw_level = level_of[draw_value]
+    # result[i] = index into levels; start at the draw level and move up or down.
+    result = array("i", [draw_level]) * n
+    dist = array("i", [-1]) * n
+    terminals = [i for i in range(n) if term[i] >= 0]
+    for i in terminals:
+        dist[i] = 0
+    # Above the draw: highest thresholds first, so a position's first attractor is its value's.
+    for k in range(len(levels) - 1, draw_level, -1):
+        goal = [i for i in terminals if term_level[term[i]] >= k]
+        inside = _attractor(graph, side, pred_start, pred, goal, 1, dist)
+        for i in range(n):
+            if inside[i] and result[i] == draw_level:
+                result[i] = k
+    # At or below the draw: min forces below level k; lowest first for the same reason.
+    for k in range(1, draw_level + 1):
+        goal = [i for i in terminals if term_level[term[i]] < k]
+        inside = _attractor(graph, side, pred_start, pred, goal, 0, dist)
+        for i in range(n):
+            if inside[i] and result[i] == draw_level:
+                result[i] = k - 1
+    for i in terminals:
+        result[i] = term_level[term[i]]
+    return levels, result, dist
+
+
+def _unknown(game: Game[P, M], root: P, question: Question, method: str, positions: int, nodes: int,
+             seconds: float, reason: str) -> Solution[P, M]:
+    moves = tuple(MoveValue(m, None) for m in game.legal_moves(root)) if game.terminal(root) is None else ()
+    return Solution(UNKNOWN, None, moves, (), "none", None, method, positions, nodes, 0, seconds, 0.0,
+                    reason, question.draw_value)
+
+
+def _retrograde(
+    game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int
+) -> list[Solution[P, M]]:
+    budget = _Budget(limits)
+    try:
+        graph = build_graph(game, root, budget)
+    except _LimitHit as hit:
+        return [_unknown(game, root, q, "retrograde", 0, 0, budget.elapsed(), hit.reason) for q in questions]
+    build_seconds = budget.elapsed()
+    preds = _predecessors(graph)
+    index = graph.index
+    n = graph.size
+    nbytes = graph.nbytes() + sum(a.buffer_info()[1] * a.itemsize for a in preds)
+    solutions: list[Solution[P, M]] = []
+    for question in questions:
+        started = budget.elapsed()
+        try:
+            budget.check_now()
+            levels, result, dist = retrograde_values(graph, question, preds)
+            budget.check_now()
+        except _LimitHit as hit:
+            solutions.append(_unknown(game, root, question, "retrograde", n, graph.nodes, budget.elapsed(), hit.reason))
+            continue
+
+        def value_of(position: P, levels: list[int] = levels, result: array = result, dist: array = dist) -> tuple[int, int]:
+            i = index[game.key(position)]
+            return levels[result[i]], dist[i]
+
+        root_value = value_of(root)[0]
+        moves: list[MoveValue[M]] = []
+        if game.terminal(root) is None:
+            for move in game.legal_moves(root):
+                moves.append(MoveValue(move, value_of(game.apply(root, move))[0]))
+        line, end, final = _principal_line(game, root, question, value_of, max_line)
+        seconds = build_seconds + budget.elapsed() - started
+        solutions.append(Solution(SOLVED, root_value, tuple(moves), tuple(line), end, final, "retrograde", n,
+                                  graph.nodes, len(graph.succ), seconds, nbytes / n, "", question.draw_value,
+                                  {"graph_seconds": build_seconds}))
+    return solutions
+
+
+def _principal_line(game, root, question, value_of, max_line):
+    """Both sides keep the value; the side that is winning relative to the draw hurries (least
+    distance), the other delays. Ends at a terminal, at a repeated position (infinite play, only
+    possible when the value is the draw value) or at `max_line` moves."""
+    line = []
+    position = root
+    seen = {game.key(root)}
+    maximizers = question.maximizers
+    draw = question.draw_value
+    while len(line) < max_line:
+        if game.terminal(position) is not None:
+            return line, "terminal", position
+        value, _ = value_of(position)
+        is_max = game.to_move(position) in maximizers
+        best = None
+        for move in game.legal_moves(position):
+            child = game.apply(position, move)
+            child_value, child_dist = value_of(child)
+            if child_value != value:
+                continue
+            if value == draw:  # no progress measure: take a terminal when one keeps the value
+                score = 0 if child_dist == 0 else 1
+            else:  # the side for whom the value beats the draw hurries; the other side delays
+                score = child_dist if (value > draw) == is_max else -child_dist
+            if best is None or score < best[0]:
+                best = (score, move, child)
+        if best is None:  # cannot happen for a consistent game; keep the line honest
+            return line, "none", position
+        _, move, position = best
+        line.append(move)
+        key = game.key(position)
+        if key in seen and value == draw:
+            return line, "repetition", position
+        seen.add(key)
+    return line, "cut", position
+
+
+# -- memoised minimax with alpha-beta (acyclic games) ---------------------------------------
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _Negamax:
+    def __init__(self, game: Game[Any, Any], question: Question, budget: _Budget) -> None:
+        self.game = game
+        self.question = question
+        self.budget = budget
+        self.table: dict[Hashable, tuple[int, int]] = {}
+        self.nodes = 0
+
+    def search(self, position: Any, alpha: int, beta: int) -> int:
+        """Minimax value for the maximizing side, exact when inside (alpha, beta)."""
+        game = self.game
+        result = game.terminal(position)
+        if result is not None:
+            return self.question.value(result)
+        key = game.key(position)
+        entry = self.table.get(key)
+        if entry is not None:
+            value, kind = entry
+            if kind == _EXACT:
+                return value
+            if kind == _LOWER and value >= beta:
+                return value
+            if kind == _UPPER and value <= alpha:
+                return value
+        self.budget.check(len(self.table))
+        a0, b0 = alpha, beta
+        is_max = game.to_move(position) in self.question.maximizers
+        best = None
+        for move in game.legal_moves(position):
+            self.nodes += 1
+            child_value = self.search(game.apply(position, move), alpha, beta)
+            if is_max:
+                if best is None or child_value > best:
+                    best = child_value
+                if best > alpha:
+                    alpha = best
+            else:
+                if best is None or child_value < best:
+                    best = child_value
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        assert best is not None, f"{game.name}: no legal move in a non-terminal position"
+        if best <= a0:
+            self.table[key] = (best, _UPPER)
+        elif best >= b0:
+            self.table[key] = (best, _LOWER)
+        else:
+            self.table[key] = (best, _EXACT)
+        return best
+
+    def exact(self, position: Any) -> int:
+        return self.search(position, -(1 << 62), 1 << 62)
+
+
+def _negamax_solve(game: Game[P, M], root: P, question: Question, budget: _Budget, max_line: int) -> Solution[P, M]:
+    started = budget.elapsed()
+    searcher = _Negamax(game, question, budget)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        moves: list[MoveValue[M]] = []
+        if game.terminal(root) is None:
+            for move in game.legal_moves(root):
+                moves.append(MoveValue(move, searcher.exact(game.apply(root, move))))
+        value = searcher.exact(root)
+        line: list[M] = []
+        position = root
+        end = "terminal"
+        while game.terminal(position) is None:
+            if len(line) >= max_line:
+                end = "cut"
+                break
+            target = searcher.exact(position)
+            for move in game.legal_moves(position):
+                child = game.apply(position, move)
+                if searcher.exact(child) == target:
+                    line.append(move)
+                    position = child
+                    break
+        budget.check_now()
+    except _LimitHit as hit:
+        moves = [MoveValue(m, None) for m in game.legal_moves(root)] if game.terminal(root) is None else []
+        return Solution(UNKNOWN, None, tuple(moves), (), "none", None, "negamax", len(searcher.table),
+                        searcher.nodes, 0, budget.elapsed() - started, 0.0, hit.reason, question.draw_value)
+    finally:
+        sys.setrecursionlimit(old_limit)
+    table = searcher.table
+    n = max(1, len(table))
+    nbytes = sys.getsizeof(table) + sum(sys.getsizeof(k) for k in table) + 64 * len(table)
+    return Solution(SOLVED, value, tuple(moves), tuple(line), end, position, "negamax", len(table),
+                    searcher.nodes, 0, budget.elapsed() - started, nbytes / n, "", question.draw_value)
+
+
+def replay_line(game: Game[P, M], position: P, line: Sequence[M]) -> P:
+    """Play `line` through the game's own rules (raises the game's error if a move is illegal)."""
+    for move in line:
+        if game.terminal(position) is not None:
+            raise SolveError(f"line continues after the game ended, at move {move!r}")
+        position = game.apply(position, move)
+    return position
