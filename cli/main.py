@@ -6,6 +6,7 @@ import click
 
 from .commands.deals import code, deal
 from .commands.play import replay
+from .commands.solve import hint, solve
 from .common import HalfMoonGroup
 
 
@@ -19,6 +20,9 @@ def main() -> None:
 
 
 for command in (deal, code, replay):
+    main.add_command(command)
+
+for command in (solve, hint):
     main.add_command(command)
 
 

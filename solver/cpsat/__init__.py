@@ -1,0 +1,1 @@
+"""CP-SAT models for the pairing solitaires (Half Moon first)."""
