@@ -37,11 +37,13 @@ def always_fails(x: int) -> int:
 class SerialExecutor(Executor):
     """Runs each job at submission, in this process, and remembers the order."""
 
-    def __init__(self) -> None:
+    def __init__(self, record: bool = True) -> None:
         self.order: list[tuple] = []
+        self.record = record
 
     def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
-        self.order.append(args)
+        if self.record:
+            self.order.append(args)
         future: Future = Future()
         try:
             future.set_result(fn(*args, **kwargs))
@@ -53,8 +55,8 @@ class SerialExecutor(Executor):
 class SerialSource:
     workers = 1
 
-    def __init__(self) -> None:
-        self.pool = SerialExecutor()
+    def __init__(self, record: bool = True) -> None:
+        self.pool = SerialExecutor(record)
 
     def executor(self) -> Executor:
         return self.pool

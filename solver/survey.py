@@ -1,0 +1,485 @@
+"""Surveys (what share of deals can be won?) and curated generation (winnable deals, rated).
+
+Both drivers are generic over the game registry, run their solves through `core.batch`
+(local processes or Dask), and stream every result into the results store as it arrives:
+nothing per deal stays in memory after its write, and a run that is interrupted and started
+again takes what the store already holds and ends with the same totals.
+
+Statistics follow Solvitaire's winnability tables: the winnable share among decided deals
+with a 95% Wilson score interval, the unknowns counted apart, and an interval that counts
+them both ways (all lost for the lower end, all won for the upper end).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from dealcodes.codes import DEAL_COUNT, check_number
+from dealcodes.rng import SplitMix64
+
+from .core.batch import ExecutorSource, Job, Outcome, run_jobs
+from .rating import DEFAULT_PARAMS, RATING_VERSION, TIERS, Rating, RatingParams, rate_position, verdict_of
+from .registry import GameEntry, get_game
+from .store import ResultStore, StoredRating, StoredResult
+
+Z95 = 1.959963984540054  # the 97.5% point of the standard normal distribution
+
+
+class SurveyError(ValueError):
+    """A survey or generation request that cannot be carried out (bad range, bad tier)."""
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial share; (0, 1) when there are no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= trials:
+        raise SurveyError(f"wilson: {successes} successes out of {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass
+class TimeHistogram:
+    """Solve times in logarithmic bins (10 per decade, 0.1 ms … 1000 s): constant memory.
+
+    Quantiles are read as the upper edge of their bin (at most 26% high); min, max and mean
+    are exact.
+    """
+
+    per_decade: int = 10
+    low_exponent: int = -4
+    high_exponent: int = 3
+    counts: list[int] = field(default_factory=list)
+    n: int = 0
+    total: float = 0.0
+    minimum: float = math.inf
+    maximum: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = [0] * ((self.high_exponent - self.low_exponent) * self.per_decade + 2)
+
+    def edge(self, index: int) -> float:
+        """Upper edge of bin `index` (bin 0 holds everything below the lowest edge)."""
+        return 10.0 ** (self.low_exponent + index / self.per_decade)
+
+    def add(self, seconds: float) -> None:
+        seconds = max(0.0, seconds)
+        self.n += 1
+        self.total += seconds
+        self.minimum = min(self.minimum, seconds)
+        self.maximum = max(self.maximum, seconds)
+        if seconds <= 0:
+            index = 0
+        else:
+            index = math.ceil((math.log10(seconds) - self.low_exponent) * self.per_decade - 1e-9)
+            index = min(max(index, 0), len(self.counts) - 1)
+        self.counts[index] += 1
+
+    def quantile(self, q: float) -> float:
+        if self.n == 0:
+            return 0.0
+        target = q * self.n
+        running = 0
+        for index, count in enumerate(self.counts):
+            running += count
+            if running >= target and count:
+                return min(self.edge(index), self.maximum)
+        return self.maximum
+
+    def summary(self) -> dict[str, float]:
+        if self.n == 0:
+            return {"n": 0}
+        return {
+            "n": self.n,
+            "mean": round(self.total / self.n, 6),
+            "min": round(self.minimum, 6),
+            "median": round(self.quantile(0.5), 6),
+            "p90": round(self.quantile(0.9), 6),
+            "p99": round(self.quantile(0.99), 6),
+            "max": round(self.maximum, 6),
+            "total": round(self.total, 3),
+        }
+
+    def bins(self) -> list[tuple[float, float, int]]:
+        """(low edge, high edge, count) of every non-empty bin, for pictures."""
+        return [
+            (0.0 if i == 0 else self.edge(i - 1), self.edge(i), c) for i, c in enumerate(self.counts) if c
+        ]
+
+
+@dataclass
+class SurveyStats:
+    """Running totals of a survey; `summary()` is the JSON summary object."""
+
+    game: str
+    solver_version: str
+    winnable: int = 0
+    unwinnable: int = 0
+    unknown: int = 0
+    errors: int = 0
+    cached: int = 0
+    nodes: int = 0
+    times: TimeHistogram = field(default_factory=TimeHistogram)
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deals(self) -> int:
+        return self.winnable + self.unwinnable + self.unknown
+
+    def add(self, result: StoredResult, cached: bool) -> None:
+        if result.verdict == "winnable":
+            self.winnable += 1
+        elif result.verdict == "unwinnable":
+            self.unwinnable += 1
+        else:
+            self.unknown += 1
+        self.errors += result.error is not None
+        self.cached += cached
+        self.nodes += result.nodes
+        self.times.add(result.seconds)
+
+    def summary(self) -> dict[str, Any]:
+        decided = self.winnable + self.unwinnable
+        share = self.winnable / decided if decided else None
+        lo, hi = wilson(self.winnable, decided)
+        both_lo = wilson(self.winnable, self.deals)[0]
+        both_hi = wilson(self.winnable + self.unknown, self.deals)[1]
+        return {
+            "game": self.game,
+            "solver_version": self.solver_version,
+            "deals": self.deals,
+            "winnable": self.winnable,
+            "unwinnable": self.unwinnable,
+            "unknown": self.unknown,
+            "errors": self.errors,
+            "share": None if share is None else round(share, 6),
+            "ci95": [round(lo, 6), round(hi, 6)],
+            "ci95_unknowns_both_ways": [round(both_lo, 6), round(both_hi, 6)],
+            "cached": self.cached,
+            "solved": self.deals - self.cached,
+            "nodes": self.nodes,
+            "solve_seconds": self.times.summary(),
+            "wall_seconds": round(time.monotonic() - self.started, 3),
+        }
+
+
+# -- which deals -----------------------------------------------------------------------------
+
+
+def _coprime_step(rng: SplitMix64) -> int:
+    """A multiplier coprime to 26^7 (odd and not a multiple of 13)."""
+    while True:
+        step = rng.below(DEAL_COUNT) | 1
+        if step % 13:
+            return step
+
+
+def sample_numbers(seed: int, count: int | None = None, skip: int = 0) -> Iterator[int]:
+    """Distinct deal numbers spread over all 26^7 deals, reproducible from `seed`.
+
+    An affine permutation ``i -> (a*i + b) mod 26^7`` with `a` coprime to 26^7: never a repeat,
+    constant memory, and neighbouring numbers are unrelated deals anyway (each is shuffled by
+    SplitMix64 from its own number).
+    """
+    rng = SplitMix64(seed)
+    step = _coprime_step(rng)
+    offset = rng.below(DEAL_COUNT)
+    stop = DEAL_COUNT if count is None else min(DEAL_COUNT, skip + count)
+    for index in range(skip, stop):
+        yield (step * index + offset) % DEAL_COUNT
+
+
+def parse_range(text: str) -> range:
+    """``A:B`` → deal numbers A … B-1."""
+    parts = text.replace("_", "").split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise SurveyError(f"range {text!r}: expected A:B with whole numbers, e.g. 0:10000")
+    start, stop = (int(p) for p in parts)
+    if start >= stop:
+        raise SurveyError(f"range {text!r}: the start must be below the end")
+    check_number(start)
+    if stop > DEAL_COUNT:
+        raise SurveyError(f"range {text!r}: the end may be at most {DEAL_COUNT}")
+    return range(start, stop)
+
+
+# -- the work a worker does -------------------------------------------------------------------
+
+
+def _solve_kwargs(entry: GameEntry, time_limit: float | None, node_limit: int | None, method: str | None) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"time_limit": time_limit, "node_limit": node_limit}
+    if method is not None:
+        kwargs["method"] = method
+    return kwargs
+
+
+def _stored(entry: GameEntry, number: int, result: Any, time_limit: float | None, node_limit: int | None) -> StoredResult:
+    verdict = verdict_of(result)
+    moves = getattr(result, "moves", None)
+    return StoredResult(
+        code=entry.code(number),
+        game=entry.tag,
+        number=number,
+        solver_version=entry.solver_version,
+        verdict=verdict,
+        line=entry.format_line(moves) if verdict == "winnable" else None,
+        method=str(getattr(result, "method", "")),
+        nodes=int(getattr(result, "nodes", 0)),
+        seconds=float(getattr(result, "seconds", 0.0)),
+        time_limit=time_limit,
+        node_limit=node_limit,
+    )
+
+
+def solve_deal(tag: str, number: int, time_limit: float | None, node_limit: int | None, method: str | None) -> StoredResult:
+    """Solve one deal (runs on a worker; the game is looked up there by its tag)."""
+    entry = get_game(tag)
+    result = entry.solve(entry.deal(number), **_solve_kwargs(entry, time_limit, node_limit, method))
+    return _stored(entry, number, result, time_limit, node_limit)
+
+
+@dataclass(frozen=True)
+class RatedDeal:
+    """A worker's answer for `generate`: the node-limited solve and, if winnable, its rating."""
+
+    result: StoredResult
+    rating: StoredRating | None
+
+
+def rating_key(params: RatingParams) -> str:
+    """The store's rating version: RATING_VERSION, plus the budgets when they are not the defaults."""
+    if params == DEFAULT_PARAMS:
+        return RATING_VERSION
+    p = params
+    return f"{RATING_VERSION}+r{p.random_playouts}g{p.greedy_playouts}s{p.solve_nodes}c{p.child_nodes}x{p.seed:x}"
+
+
+def rating_detail(rating: Rating, line: str) -> str:
+    """The stored form of a rating: its JSON and the winning line it was made on."""
+    return json.dumps(rating.to_json() | {"line": line}, sort_keys=True, separators=(",", ":"))
+
+
+def rate_deal(tag: str, number: int, params: RatingParams = DEFAULT_PARAMS) -> RatedDeal:
+    """Solve one deal within the rating's node budget and rate it if winnable (runs on a worker)."""
+    entry = get_game(tag)
+    started = time.perf_counter()
+    result, rating = rate_position(entry, entry.deal(number), number, params)
+    stored = _stored(entry, number, result, None, params.solve_nodes)
+    if rating is None:
+        return RatedDeal(stored, None)
+    assert stored.line is not None
+    return RatedDeal(
+        stored,
+        StoredRating(
+            code=stored.code,
+            game=entry.tag,
+            number=number,
+            solver_version=entry.solver_version,
+            rating_version=rating_key(params),
+            score=rating.score,
+            tier=rating.tier,
+            detail=rating_detail(rating, stored.line),
+            seconds=time.perf_counter() - started,
+        ),
+    )
+
+
+def _failed(entry: GameEntry, number: int, outcome: Outcome, time_limit: float | None, node_limit: int | None) -> StoredResult:
+    return StoredResult(
+        code=entry.code(number), game=entry.tag, number=number, solver_version=entry.solver_version,
+        verdict="unknown", time_limit=time_limit, node_limit=node_limit,
+        error=f"{outcome.error} (after {outcome.attempts} attempts)",
+    )
+
+
+def line_wins(entry: GameEntry, number: int, line: str | None) -> bool:
+    """The independent check: replay a stored or reported line on a freshly dealt deal."""
+    if line is None:
+        return False
+    try:
+        moves = entry.parse_line(line)
+    except ValueError:
+        return False
+    return entry.wins(entry.deal(number), moves)
+
+
+def _checked(entry: GameEntry, result: StoredResult) -> StoredResult:
+    """A reported win whose line does not replay is a solver bug: keep it as an unknown with the reason."""
+    if result.verdict == "winnable" and not line_wins(entry, result.number, result.line):
+        return StoredResult(
+            code=result.code, game=result.game, number=result.number, solver_version=result.solver_version,
+            verdict="unknown", method=result.method, nodes=result.nodes, seconds=result.seconds,
+            time_limit=result.time_limit, node_limit=result.node_limit,
+            error="the solver's winning line does not replay through the rules",
+        )
+    return result
+
+
+# -- survey ---------------------------------------------------------------------------------
+
+
+def run_survey(
+    tag: str,
+    numbers: Iterable[int],
+    source: ExecutorSource,
+    *,
+    store: ResultStore | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    method: str | None = None,
+    on_result: Callable[[StoredResult, bool, SurveyStats], None] | None = None,
+    window: int | None = None,
+    lookahead: int = 1024,
+) -> SurveyStats:
+    """Solve every deal in `numbers` (or take it from the store) and count the verdicts."""
+    entry = get_game(tag)
+    if time_limit is None and node_limit is None:
+        time_limit = entry.default_time_limit
+    stats = SurveyStats(entry.tag, entry.solver_version)
+
+    def count(result: StoredResult, cached: bool) -> None:
+        stats.add(result, cached)
+        if on_result is not None:
+            on_result(result, cached, stats)
+
+    def jobs() -> Iterator[Job]:
+        for number in numbers:
+            cost = None
+            if store is not None:
+                code = entry.code(number)
+                hit = store.lookup(code, entry.solver_version, time_limit, node_limit)
+                if hit is not None and (hit.verdict != "winnable" or line_wins(entry, number, hit.line)):
+                    count(hit, True)
+                    continue
+                cost = store.effort(code)
+            yield Job(number, (entry.tag, number, time_limit, node_limit, method), cost)
+
+    try:
+        for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead):
+            number = outcome.job.key
+            result = _checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, time_limit, node_limit)
+            if store is not None:
+                store.put(result)
+            count(result, False)
+    finally:
+        if store is not None:
+            store.flush()
+    return stats
+
+
+# -- generate -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Curated:
+    """One deal `generate` emits: proved winnable, re-verified, rated."""
+
+    code: str
+    number: int
+    rating: Rating
+    line: str
+
+    def to_json(self) -> dict[str, Any]:
+        rating = self.rating.to_json()
+        head = {"code": self.code, "number": self.number, "tier": rating.pop("tier"), "score": rating.pop("score")}
+        return head | rating | {"line": self.line}
+
+
+def _curated(entry: GameEntry, rated: StoredRating) -> Curated:
+    detail = json.loads(rated.detail)
+    line = detail.pop("line")
+    rating = Rating.from_json(detail)
+    if not line_wins(entry, rated.number, line):
+        raise SurveyError(f"{rated.code}: the rated winning line does not replay through the rules")
+    return Curated(rated.code, rated.number, rating, line)
+
+
+def run_generate(
+    tag: str,
+    numbers: Iterable[int],
+    count: int,
+    source: ExecutorSource,
+    *,
+    tier: str | None = None,
+    store: ResultStore | None = None,
+    params: RatingParams = DEFAULT_PARAMS,
+    chunk: int | None = None,
+    on_scanned: Callable[[int, int], None] | None = None,
+) -> Iterator[Curated]:
+    """The first `count` deals of `numbers` (in that order) proved winnable and of `tier`.
+
+    Deals are taken in chunks: the chunk's solves run in parallel, its deals are emitted in
+    scan order, so the output does not depend on the number of workers or on the store.
+    `on_scanned(scanned, emitted)` reports progress after each chunk.
+    """
+    if tier is not None and tier not in TIERS:
+        raise SurveyError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
+    entry = get_game(tag)
+    chunk = chunk or max(8, 8 * source.workers)
+    iterator = iter(numbers)
+    emitted = scanned = 0
+    while emitted < count:
+        batch = [n for _, n in zip(range(chunk), iterator)]
+        if not batch:
+            return
+        ready: dict[int, StoredRating | None] = {}
+        jobs = []
+        for number in batch:
+            code = entry.code(number)
+            if store is not None:
+                rated = store.get_rating(code, entry.solver_version, rating_key(params))
+                if rated is not None:
+                    ready[number] = rated
+                    continue
+                known = store.lookup(code, entry.solver_version)
+                if known is not None and known.verdict == "unwinnable":
+                    ready[number] = None
+                    continue
+                jobs.append(Job(number, (entry.tag, number, params), store.effort(code)))
+            else:
+                jobs.append(Job(number, (entry.tag, number, params)))
+        for outcome in run_jobs(rate_deal, jobs, source):
+            number = outcome.job.key
+            if not outcome.ok:
+                ready[number] = None
+                if store is not None:
+                    store.put(_failed(entry, number, outcome, None, params.solve_nodes))
+                continue
+            rated_deal: RatedDeal = outcome.value
+            result = _checked(entry, rated_deal.result)
+            if store is not None:
+                store.put(result)
+                if rated_deal.rating is not None:
+                    store.put_rating(rated_deal.rating)
+            ready[number] = rated_deal.rating if result.verdict == "winnable" else None
+        for number in batch:
+            scanned += 1
+            rated = ready[number]
+            if rated is None:
+                continue
+            curated = _curated(entry, rated)
+            if tier is not None and curated.rating.tier != tier:
+                continue
+            yield curated
+            emitted += 1
+            if emitted >= count:
+                break
+        if store is not None:
+            store.flush()
+        if on_scanned is not None:
+            on_scanned(scanned, emitted)
