@@ -56,6 +56,8 @@ class FamilyState:
             cards.extend(pile)
             self.pile_of.extend([p] * len(pile))
         self.reserve_idx = list(range(len(cards), len(cards) + sum(c is not None for c in position.reserve)))
+        slots = iter(self.reserve_idx)
+        self.reserve_slots: list[int | None] = [None if c is None else next(slots) for c in position.reserve]
         cards.extend(c for c in position.reserve if c is not None)
         self.pile_of.extend([-1] * len(self.reserve_idx))
         self.stock_idx = list(range(len(cards), len(cards) + len(position.stock)))
@@ -301,7 +303,8 @@ class FamilyState:
     def to_moves(self, line: Sequence[Group]) -> list[Move]:
         """Name each group by its places at the time it is played (refills followed exactly)."""
         piles = [list(range(s, s + h)) for s, h in zip(self.pile_start, self.heights)]
-        reserve: list[int | None] = list(self.reserve_idx)
+        alive = self.alive
+        reserve: list[int | None] = [x if x is not None and alive >> x & 1 else None for x in self.reserve_slots]
         stock = list(self.stock_idx[self.drawn :])
         where: dict[int, Place] = {}
         moves = []
