@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .commands.deals import code, deal
+from .commands.endgame import endgame
 from .commands.play import replay
 from .commands.solve import hint, solve
 from .common import HalfMoonGroup
@@ -24,6 +25,8 @@ for command in (deal, code, replay):
 
 for command in (solve, hint):
     main.add_command(command)
+
+main.add_command(endgame)
 
 
 if __name__ == "__main__":

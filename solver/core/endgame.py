@@ -66,9 +66,9 @@ class EndgameAdapter(Protocol):
         """The dealt position of a deal code, then `moves` (the game's move notation) played."""
         ...
 
-    def until_endgame(self, position: Any) -> tuple[Any, list[Any]]:
-        """Play on with the game's fixed seeded policy until its endgame starts (e.g. the stock is
-        empty); returns the position reached and the moves played."""
+    def until_endgame(self, position: Any, seed: int) -> tuple[Any, list[Any]]:
+        """Play on with the game's fixed policy, seeded with `seed`, until its endgame starts (e.g.
+        the stock is empty); returns the position reached and the moves played."""
         ...
 
     def asks(self, position: Any) -> list[Ask]:

@@ -90,6 +90,8 @@ class _LimitHit(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.positions = 0
+        self.nodes = 0
 
 
 def _rss_bytes() -> int:
@@ -218,14 +220,27 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget) -> Graph:
     terminals: list[Terminal] = []
     terminal_index: dict[Terminal, int] = {}
     key_bytes = 0
-    nodes = 0
     key_of, legal, apply, terminal, to_move = game.key, game.legal_moves, game.apply, game.terminal, game.to_move
     sizeof = sys.getsizeof
+    successors = getattr(game, "successors", None)
 
-    root_key = key_of(root)
-    index[root_key] = 0
-    key_bytes += sizeof(root_key)
+    index[key_of(root)] = 0
     frontier: deque[P] = deque([root])
+    try:
+        _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal, apply,
+                 terminal, to_move, successors, budget)
+    except _LimitHit as hit:
+        hit.positions, hit.nodes = len(index), len(succ)
+        raise
+    key_bytes += sum(map(sizeof, index))
+    budget.check_now()
+    return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, len(succ))
+
+
+def _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal, apply,
+             terminal, to_move, successors, budget) -> None:
+    """The hot loop of `build_graph` (locals only)."""
+    check = budget.check
     while frontier:
         position = frontier.popleft()
         result = terminal(position)
@@ -240,21 +255,17 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget) -> Graph:
             continue
         term.append(-1)
         seat.append(to_move(position))
-        for move in legal(position):
-            child = apply(position, move)
-            nodes += 1
+        children = successors(position) if successors is not None else [(m, apply(position, m)) for m in legal(position)]
+        for _, child in children:
             key = key_of(child)
             child_index = index.get(key)
             if child_index is None:
                 child_index = len(index)
                 index[key] = child_index
-                key_bytes += sizeof(key)
                 frontier.append(child)
-                budget.check(child_index + 1)
+                check(child_index + 1)
             succ.append(child_index)
         succ_start.append(len(succ))
-    budget.check_now()
-    return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, nodes)
 
 
 def _predecessors(graph: Graph) -> tuple[array, array]:
@@ -381,7 +392,8 @@ def _retrograde(
     try:
         graph = build_graph(game, root, budget)
     except _LimitHit as hit:
-        return [_unknown(game, root, q, "retrograde", 0, 0, budget.elapsed(), hit.reason) for q in questions]
+        return [_unknown(game, root, q, "retrograde", hit.positions, hit.nodes, budget.elapsed(), hit.reason)
+                for q in questions]
     build_seconds = budget.elapsed()
     preds = _predecessors(graph)
     index = graph.index

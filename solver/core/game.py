@@ -38,6 +38,11 @@ class Game(Protocol[P, M]):
     Optional attribute: ``acyclic: bool`` — a game that declares ``acyclic = True`` promises
     that no position can repeat, so the core may use memoised negamax instead of retrograde
     analysis. Without it the core assumes cycles are possible.
+
+    Optional method: ``successors(position) -> Sequence[tuple[M, P]]`` — every legal move with
+    the position it leads to, in `legal_moves` order. A game may offer it as a fast path (e.g.
+    skipping the per-move legality check `apply` must make); the core uses it when present and
+    the conformance test checks it agrees with `legal_moves` + `apply`.
     """
 
     name: str  # "shithead", "eight-and-a-half", "golf", "spit"
