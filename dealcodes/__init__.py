@@ -24,6 +24,7 @@ from .halfmoon import HalfMoonDeal, deal_from_code, deal_halfmoon
 from .elevens import GridDeal, deal_elevens, deal_grid, grid_deal_from_code  # registers EL, SE, TN
 from .golf import GolfDeal, deal_golf, golf_deal_from_code  # registers GF
 from .shithead import ShitheadDeal, deal_shithead, shithead_deal_from_code  # registers SH
+from .spit import SpitDeal, deal_spit, deal_spit_from_code  # registers SP
 from .rng import SplitMix64, shuffled
 
 __all__ = [
