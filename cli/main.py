@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .commands.curate import generate, survey
 from .commands.deals import code, deal
 from .commands.endgame import endgame
 from .commands.play import replay
@@ -27,6 +28,8 @@ for command in (solve, hint):
     main.add_command(command)
 
 main.add_command(endgame)
+main.add_command(generate)
+main.add_command(survey)
 
 
 if __name__ == "__main__":

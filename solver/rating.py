@@ -14,8 +14,8 @@ The measures (all from the game's own rules through the registry hooks):
 - ``nodes``: the search effort the solver needed to find the win.
 
 Score (0 = trivial, 100 = hardest), weights in `WEIGHTS`:
-``100 * (0.25 (1-random) + 0.25 (1-greedy) + 0.25 traps/positions + 0.10 first_losing/first_moves
-+ 0.15 min(1, bits(nodes)/bits(solve_nodes)))``, rounded half-even to one decimal.
+``100 * (0.10 (1-random) + 0.20 (1-greedy) + 0.40 traps/positions + 0.10 first_losing/first_moves
++ 0.20 min(1, bits(nodes)/bits(solve_nodes)))``, rounded half-even to one decimal.
 Tiers cut the score at `TIER_CUTS`, measured over many deals (docs/curation.md says how).
 """
 
@@ -34,11 +34,11 @@ TIERS = ("easy", "medium", "hard", "expert")
 
 #: Weights of the difficulty components (they sum to 1).
 WEIGHTS = {
-    "random": Fraction(25, 100),
-    "greedy": Fraction(25, 100),
-    "traps": Fraction(25, 100),
+    "random": Fraction(10, 100),
+    "greedy": Fraction(20, 100),
+    "traps": Fraction(40, 100),
     "first": Fraction(10, 100),
-    "effort": Fraction(15, 100),
+    "effort": Fraction(20, 100),
 }
 
 #: Lowest score of medium, hard and expert, measured with benchmarks/survey_rating.py
@@ -56,9 +56,10 @@ class RatingParams:
 
     random_playouts: int = 64
     greedy_playouts: int = 64
-    solve_nodes: int = 2_000_000
-    child_nodes: int = 100_000
+    solve_nodes: int = 200_000
+    child_nodes: int = 1_000
     seed: int = 0x48616C664D6F6F6E  # "HalfMoon"
+    method: str = "search"  # node-bounded only: a portfolio with wall-clock phases would not reproduce
 
 
 DEFAULT_PARAMS = RatingParams()
@@ -183,9 +184,10 @@ def playout(entry: GameEntry, position: Any, rng: SplitMix64, greedy: bool) -> b
 class _ChildVerdicts:
     """Verdicts of positions off the winning line, each solved once (memo on the game's key)."""
 
-    def __init__(self, entry: GameEntry, node_limit: int) -> None:
+    def __init__(self, entry: GameEntry, node_limit: int, method: str) -> None:
         self.entry = entry
         self.node_limit = node_limit
+        self.method = method
         self.memo: dict[Hashable, str] = {}
 
     def verdict(self, position: Any) -> str:
@@ -195,7 +197,9 @@ class _ChildVerdicts:
             if self.entry.is_won(position):
                 found = "winnable"
             else:
-                found = verdict_of(self.entry.solve(position, time_limit=None, node_limit=self.node_limit))
+                found = verdict_of(
+                    self.entry.solve(position, method=self.method, time_limit=None, node_limit=self.node_limit)
+                )
             self.memo[key] = found
         return found
 
@@ -210,7 +214,7 @@ def rate_line(entry: GameEntry, start: Any, line: tuple[Any, ...], nodes: int, d
     random_wins = sum(playout(entry, start, random_rng, False) for _ in range(params.random_playouts))
     greedy_wins = sum(playout(entry, start, greedy_rng, True) for _ in range(params.greedy_playouts))
 
-    children = _ChildVerdicts(entry, params.child_nodes)
+    children = _ChildVerdicts(entry, params.child_nodes, params.method)
     traps = unresolved = first_moves = first_losing = 0
     position = start
     for index, chosen in enumerate(line):
@@ -256,7 +260,7 @@ def rate_position(entry: GameEntry, start: Any, deal_seed: int, params: RatingPa
 
     Returns the solver result and the rating (None unless the verdict is winnable).
     """
-    result = entry.solve(start, time_limit=None, node_limit=params.solve_nodes)
+    result = entry.solve(start, method=params.method, time_limit=None, node_limit=params.solve_nodes)
     if verdict_of(result) != "winnable":
         return result, None
     return result, rate_line(entry, start, tuple(result.moves), result.nodes, deal_seed, params)

@@ -123,7 +123,21 @@ def _load_halfmoon() -> GameEntry:
         is_won=lambda position: position.is_won,
         key=_halfmoon_key,
         greedy_score=_halfmoon_greedy,
+        default_time_limit=halfmoon_solver.DEFAULT_TIME_LIMIT,
     )
 
 
 register("HM", _load_halfmoon)
+
+
+# -- the Elevens family (rule-file presets: Elevens, Suit Elevens, Tens) ------------------------
+
+
+def _load_family(tag: str) -> GameEntry:
+    from solver.games.family.entry import family_entry
+
+    return family_entry(tag)
+
+
+for _tag in ("EL", "SE", "TN"):
+    register(_tag, lambda _tag=_tag: _load_family(_tag))

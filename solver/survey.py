@@ -178,6 +178,53 @@ class SurveyStats:
         }
 
 
+def histogram_svg(times: TimeHistogram, title: str, width: int = 640, height: int = 320) -> str:
+    """A self-contained SVG bar chart of the solve-time histogram (log-scale time axis)."""
+    bins = times.bins()
+    left, right, top, bottom = 56, 16, 36, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="13">{_xml(title)}</text>',
+    ]
+    if bins:
+        first = max(1, min(i for i, c in enumerate(times.counts) if c))
+        last = max(i for i, c in enumerate(times.counts) if c)
+        slots = last - first + 2
+        peak = max(c for _, _, c in bins)
+        bar_w = plot_w / slots
+        for index in range(first - 1, last + 1):
+            count = times.counts[index]
+            if not count:
+                continue
+            x = left + (index - first + 1) * bar_w
+            h = plot_h * count / peak
+            parts.append(f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{max(bar_w - 1, 1):.1f}" height="{h:.1f}"'
+                         f' fill="#4a7ab5"><title>{count} deals</title></rect>')
+        for index in range(first - 1, last + 1):
+            exponent = times.low_exponent + index / times.per_decade
+            if float(exponent).is_integer():
+                x = left + (index - first + 2) * bar_w
+                parts.append(f'<line x1="{x:.1f}" y1="{top + plot_h}" x2="{x:.1f}" y2="{top + plot_h + 4}" stroke="black"/>')
+                parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{10.0 ** exponent:g} s</text>')
+        parts.append(f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{peak}</text>')
+    parts += [
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
+        f'<text x="{left}" y="{top + plot_h / 2}" transform="rotate(-90 {left - 40} {top + plot_h / 2})"'
+        f' text-anchor="middle">deals</text>',
+        f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle">solve time (log scale,'
+        f' {times.per_decade} bins per decade)</text>',
+        "</svg>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 # -- which deals -----------------------------------------------------------------------------
 
 
