@@ -8,6 +8,7 @@ from .commands.curate import generate, survey
 from .commands.deals import code, deal
 from .commands.endgame import endgame
 from .commands.play import replay
+from .commands.rules import rules
 from .commands.solve import hint, solve
 from .common import HalfMoonGroup
 
@@ -28,6 +29,7 @@ for command in (solve, hint):
     main.add_command(command)
 
 main.add_command(endgame)
+main.add_command(rules)
 main.add_command(generate)
 main.add_command(survey)
 

@@ -14,6 +14,7 @@ from solver.halfmoon_solver import DEFAULT_TIME_LIMIT, METHODS, SolveResult, hin
 
 from ..common import echo_json, json_option, read_json_file
 from .play import load_position
+from .rules import family_tag, solve_family_code, solve_family_layout
 
 time_limit_option = click.option(
     "--time-limit",
@@ -65,6 +66,8 @@ def _print_result(label: str, position: Position, result: SolveResult, as_json: 
 @click.command()
 @click.argument("codes", nargs=-1)
 @click.option("--layout", type=click.Path(dir_okay=False), help="Solve a layout JSON file (the `deal --json` shape).")
+@click.option("--rules", "rules_option", default=None,
+              help="With --layout: a rule file or preset (elevens, EL, tens…) of the Elevens family.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="auto = search and CP-SAT portfolio.")
 @time_limit_option
@@ -72,13 +75,20 @@ def _print_result(label: str, position: Position, result: SolveResult, as_json: 
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Tie-break seed.")
 @click.option("--symbols", is_flag=True, help="Show suits as ♣ ♦ ♥ ♠.")
 @json_option
-def solve(codes: tuple[str, ...], layout: str | None, method: str, time_limit: float, node_limit: int | None,
+def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, method: str, time_limit: float,
+          node_limit: int | None,
           seed: int, symbols: bool, as_json: bool) -> None:
     """Decide exactly whether each deal CODE can be won, and show a winning line.
 
     Give several codes, or '-' to read codes from stdin (one JSON object per code with
     --json). Verdicts: winnable, unwinnable, or unknown (the time or node limit ran out).
     """
+    if rules_option is not None:  # the Elevens family: any rule file (cli/commands/rules.py)
+        if layout is None or codes:
+            raise click.UsageError("--rules goes with --layout FILE (deal codes of EL, SE, TN need no --rules)")
+        solve_family_layout(rules_option, read_json_file(layout, "layout"), method, time_limit, node_limit, symbols,
+                            as_json)
+        return
     if layout is not None:
         if codes:
             raise click.UsageError("give deal CODEs or --layout FILE, not both")
@@ -89,6 +99,11 @@ def solve(codes: tuple[str, ...], layout: str | None, method: str, time_limit: f
     if not codes:
         raise click.UsageError("give at least one deal CODE, '-' for stdin, or --layout FILE")
     for text in _codes(codes):
+        parsed = parse_code(text)
+        if family_tag(parsed.game):
+            solve_family_code(parsed.game, parsed.number, str(parsed), method, time_limit, node_limit, symbols, as_json)
+            sys.stdout.flush()
+            continue
         parsed = parse_code(text, expect_game="HM")
         position = Position.from_deal(deal_halfmoon(parsed.number))
         result = solve_position(position, method, time_limit, node_limit, seed)

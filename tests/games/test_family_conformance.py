@@ -12,7 +12,7 @@ import pytest
 from dealcodes import Card, SplitMix64
 from solver.core.results import Verdict
 from solver.games.family import Game, Position, load_preset, preset_names, rules_from_json
-from solver.games.family.brute import brute_force
+from solver.games.family.brute import BruteForceLimit, brute_force
 from solver.games.family.engine import find_groups, rule_accepts
 from solver.games.family.solve import solve_position
 
@@ -165,14 +165,21 @@ def test_search_agrees_with_brute_force_on_small_positions(name):
 
 
 def full_deals_agree(name: str, numbers: range) -> None:
+    """Whole deals; those with more positions than brute force can hold are left out (at most 1 in 10)."""
     game = GAMES[name]
+    skipped = 0
     for number in numbers:
         position = game.deal(number)
-        expected, _ = brute_force(game, position, max_positions=400_000)
+        try:
+            expected, _ = brute_force(game, position, max_positions=400_000)
+        except BruteForceLimit:
+            skipped += 1
+            continue
         result = solve_position(game.rules, position)
         assert result.verdict == (Verdict.WINNABLE if expected else Verdict.UNWINNABLE), number
         if expected:
             assert game.is_won(game.replay(position, result.line).position)
+    assert skipped * 10 <= len(numbers), f"brute force gave up on {skipped} deals"
 
 
 @pytest.mark.parametrize("name, count", [("elevens", 3), ("suit-elevens", 20)])

@@ -44,18 +44,30 @@ class FamilyResult:
 
     cards: tuple[str, ...] | None = None  # the cards each move of `line` takes, e.g. "5S+6D"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules,
-            "verdict": str(self.verdict),
-            "method": "search",
-            "line": None if self.line is None else [str(m) for m in self.line],
-            "cards": None if self.cards is None else list(self.cards),
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-            "stopped": self.stopped,
-            "solver": FAMILY_SOLVER_VERSION,
-        }
+    @property
+    def moves(self) -> tuple[Move, ...] | None:
+        """The winning line (the name the batch commands and the results store use)."""
+        return self.line
+
+    @property
+    def method(self) -> str:
+        return "search"
+
+    def to_json(self, code: str | None = None) -> dict[str, Any]:
+        """The `solve --json` object, the Half Moon solver's shape plus ``game`` and ``cards``."""
+        data: dict[str, Any] = {"code": code, "game": self.rules, "verdict": self.verdict.value}
+        if self.verdict is Verdict.WINNABLE and self.line is not None:
+            data["moves"] = [str(move) for move in self.line]
+            data["cards"] = list(self.cards or ())
+        data.update(method=self.method, nodes=self.nodes, seconds=round(self.seconds, 6), stopped=self.stopped)
+        return data
+
+
+class FamilyMethodError(ValueError):
+    """A solving method that does not apply to the family's games."""
+
+
+METHODS = ("auto", "search")
 
 
 def solve_position(
@@ -64,8 +76,17 @@ def solve_position(
     time_limit: float | None = None,
     node_limit: int | None = None,
     restarts: bool = True,
+    method: str = "auto",
 ) -> FamilyResult:
-    """Decide `position` under `rules` exactly (or `unknown` when a limit stops the search)."""
+    """Decide `position` under `rules` exactly (or `unknown` when a limit stops the search).
+
+    `method` is ``auto`` or ``search`` (the same thing here: search decides every preset).
+    """
+    if method not in METHODS:
+        raise FamilyMethodError(
+            f"method {method!r} does not apply to {rules.name}: the family solver uses search "
+            f"(expected one of {', '.join(METHODS)}); CP-SAT is the Half Moon solver's (halfmoon solve --method cpsat)"
+        )
     game = Game(rules)
     game.check_layout(position)
     started = time.perf_counter()
