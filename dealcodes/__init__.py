@@ -25,6 +25,7 @@ from .elevens import GridDeal, deal_elevens, deal_grid, grid_deal_from_code  # r
 from .golf import GolfDeal, deal_golf, golf_deal_from_code  # registers GF
 from .shithead import ShitheadDeal, deal_shithead, shithead_deal_from_code  # registers SH
 from .spit import SpitDeal, deal_spit, deal_spit_from_code  # registers SP
+from .eight_and_a_half import EHCard, EHDeal, deal_eight_and_a_half, eh_deal_from_code  # registers EH
 from .rng import SplitMix64, shuffled
 
 __all__ = [
