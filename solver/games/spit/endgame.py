@@ -1,0 +1,184 @@
+"""Plugs Spit into `halfmoon endgame spit` (see solver.core.endgame for the adapter contract).
+
+``--until endgame`` for Spit: play on with the fixed policy (a uniformly random legal action,
+drawn from SplitMix64 seeded with the seed) until the two stocks together hold at most
+`ENDGAME_STOCK` cards, or the round ends. The question is win/loss/draw for the player to move;
+the solitaire counts (fewest actions to clear alone) come with every answer as notes and, for
+JSON, from `extra`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from dealcodes import DEAL_COUNT, DealCode, SplitMix64
+from solver.core.endgame import Ask
+from solver.core.game import WinLoss
+
+from .rules import (
+    CARD_TEXT,
+    GAME,
+    PASS,
+    PILE_NAMES,
+    SEATS,
+    SpitMove,
+    SpitPosition,
+    _apply,
+    describe as describe_move,
+    legal_moves,
+    position_from_code,
+    position_from_json,
+    replay,
+    terminal,
+)
+from .solitaire import SolitaireLimitError, solitaire_count
+
+ENDGAME_STOCK = 20  # --until endgame stops once both stocks together hold at most this many cards
+POLICY_SALT = 0x5350_454E_4447_414D  # "SPENDGAM": keeps the policy's stream apart from dealing
+SOLITAIRE_LIMIT = 500_000  # positions per solitaire count before it is reported as unknown
+
+
+def policy_move(position: SpitPosition, rng: SplitMix64) -> SpitMove:
+    """The fixed policy: a uniformly random legal action."""
+    moves = legal_moves(position)
+    return moves[rng.below(len(moves))]
+
+
+def play_until_endgame(
+    position: SpitPosition, seed: int, stock: int = ENDGAME_STOCK
+) -> tuple[SpitPosition, list[SpitMove]]:
+    """Play the policy until both stocks together hold at most `stock` cards or the round ends."""
+    rng = SplitMix64(seed ^ POLICY_SALT)
+    moves: list[SpitMove] = []
+    while terminal(position) is None and position.stock_left(0) + position.stock_left(1) > stock:
+        move = policy_move(position, rng)
+        position = _apply(position, move)
+        moves.append(move)
+    return position, moves
+
+
+def solitaire_report(position: SpitPosition) -> list[dict[str, Any]]:
+    """Each seat's solitaire count as JSON: actions by kind and a line, or why there is none."""
+    report = []
+    for seat in range(SEATS):
+        try:
+            count = solitaire_count(position, seat, SOLITAIRE_LIMIT)
+        except SolitaireLimitError as error:
+            report.append({"player": seat, "status": "unknown", "reason": str(error)})
+            continue
+        if count is None:
+            report.append({"player": seat, "status": "cannot clear alone"})
+        else:
+            report.append({"status": "solved"} | count.to_json() | {"player": seat})
+    return report
+
+
+def _solitaire_note(entry: dict[str, Any]) -> str:
+    who = f"player {entry['player']}"
+    if entry["status"] == "solved":
+        return (
+            f"{who} alone (the opponent never plays) needs {entry['actions']} actions: "
+            f"{entry['plays']} plays, {entry['fills']} fills, {entry['spits']} passes that call a spit"
+        )
+    if entry["status"] == "cannot clear alone":
+        return f"{who} cannot clear the stock alone (stuck with no spit cards left)"
+    return f"{who}: solitaire count unknown ({entry['reason']})"
+
+
+class SpitAdapter:
+    """`halfmoon endgame spit`: positions from files or SP1 codes, the race question, notation."""
+
+    name = "spit"
+    title = "Spit"
+    game = GAME
+
+    def position_from_json(self, data: Any) -> SpitPosition:
+        return position_from_json(data)
+
+    def position_to_json(self, position: SpitPosition) -> dict[str, Any]:
+        return position.to_json()
+
+    def position_from_code(self, code: str, moves: str = "") -> SpitPosition:
+        position = position_from_code(code)
+        return replay(position, moves).position if moves.strip() else position
+
+    def until_endgame(self, position: SpitPosition, seed: int = 0) -> tuple[SpitPosition, list[SpitMove]]:
+        return play_until_endgame(position, seed)
+
+    def asks(self, position: SpitPosition) -> list[Ask]:
+        me = position.to_move
+        return [
+            Ask(
+                "win-loss",
+                f"Player {me} to move: can player {me} force clearing the stock first (win), can player {1 - me} "
+                f"(loss), or neither (draw: the round ends with no winner)?",
+                WinLoss(me),
+                {1: "win", 0: "draw", -1: "loss"},
+                me,
+            )
+        ]
+
+    def format_move(self, position: SpitPosition, move: SpitMove) -> str:
+        return str(move)
+
+    def move_note(self, position: SpitPosition, move: SpitMove) -> str:
+        text = describe_move(position, move)
+        if move.kind == PASS:
+            return text[len("pass (") : -1] if text.startswith("pass (") else ""
+        return text[len(str(move)) + 2 : -1]
+
+    def describe(self, position: SpitPosition) -> str:
+        lines = []
+        over = terminal(position) is not None
+        for seat in range(SEATS):
+            mark = "→" if seat == position.to_move and not over else " "
+            places = []
+            for i, pile in enumerate(position.stock[seat], start=1):
+                if not pile:
+                    places.append(f"{i}: --")
+                    continue
+                under = " ".join(CARD_TEXT[c] for c in reversed(pile[:-1]))
+                places.append(f"{i}: {CARD_TEXT[pile[-1]]}" + (f" [{under}]" if under else ""))
+            spit = " ".join(CARD_TEXT[c] for c in position.spit_cards[seat]) or "-"
+            lines.append(
+                f"{mark} player {seat}: stock {position.stock_left(seat)}  " + "  ".join(places)
+                + f"  | spit cards (next first): {spit}"
+            )
+        piles = []
+        for p, name in enumerate(PILE_NAMES):
+            cards = position.spit_piles[p]
+            piles.append(f"{name} (player {p}'s): " + (f"{CARD_TEXT[cards[-1]]} ({len(cards)} cards)" if cards else "empty"))
+        lines.append("  spit piles: " + "   ".join(piles))
+        if position.passed and not over:
+            lines.append(f"  player {1 - position.to_move} has just passed: another pass makes both spit")
+        lines.append("  (stock places: the face-up card, then [the face-down cards under it, top first])")
+        return "\n".join(lines)
+
+    def notes(self, position: SpitPosition) -> list[str]:
+        notes = [
+            "Turn model (docs/rules/spit.md): real Spit is simultaneous; here the players alternate single "
+            "actions, pass only when they cannot play or fill, and two passes in a row make both spit. "
+            "Values are exact for this model.",
+            "Double dummy: the solver knows every face-down card (stock and spit cards).",
+        ]
+        if terminal(position) is None:
+            notes += [_solitaire_note(entry) for entry in solitaire_report(position)]
+            notes.append("The solitaire counts ignore the opponent's plays, which can help as well as hinder; "
+                         "they are not bounds on the race.")
+        return notes
+
+    def extra(self, position: SpitPosition) -> dict[str, Any]:
+        """Structured facts beyond the solver's answer: each player's solitaire count."""
+        return {"solitaire": solitaire_report(position) if terminal(position) is None else []}
+
+    def sample_positions(self, seed: int, count: int) -> Iterator[SpitPosition]:
+        """Seeded SP1 deals played on by the policy to small endgames (4 … 10 stock cards in all),
+        small enough for the conformance test's brute force."""
+        rng = SplitMix64(seed)
+        for _ in range(count):
+            start = position_from_code(str(DealCode("SP", 1, "N", rng.below(DEAL_COUNT))))
+            position, _ = play_until_endgame(start, rng.below(1 << 32), 4 + rng.below(7))
+            yield position
+
+
+__all__ = ["ENDGAME_STOCK", "SpitAdapter", "play_until_endgame", "policy_move", "solitaire_report"]
