@@ -103,5 +103,18 @@ def _print_report(adapter: Any, position: Any, report: dict[str, Any]) -> None:
             end = {"terminal": (q.get("line_outcome") or {}).get("note", "end"), "repetition": "endless play (repeats)",
                    "cut": "…"}.get(q["line_end"], "")
             click.echo(f"  principal line: {steps}  ⇒ {end}")
+    for item in report.get("extra_answers", []):
+        click.echo("")
+        click.echo(f"{item.get('text', item.get('id', ''))}  →  {str(item.get('status', '')).upper()}")
+        for key, value in item.items():
+            if key in ("text", "id", "status"):
+                continue
+            if key == "line" and isinstance(value, list):
+                value = ", ".join(f"P{s.get('seat')} {s.get('move')}" for s in value if isinstance(s, dict))
+            click.echo(f"  {key}: {value}")
+    if report.get("extra"):
+        click.echo("")
+        for key, value in report["extra"].items():
+            click.echo(f"{key}: {value}")
     for note in report["notes"]:
         click.echo(f"note: {note}")

@@ -95,6 +95,11 @@ class EndgameAdapter(Protocol):
         """Start positions for the conformance test (e.g. deals from seeded codes)."""
         ...
 
+    # Optional, looked up with getattr by `answer`:
+    #   extra_answers(position, limits) -> list[dict]  answers beyond the exact questions, each with
+    #       "id", "text", "status" and e.g. a "line" (a max^n line, labelled as not a guarantee);
+    #   extra(position) -> dict  structured facts shown with the answer.
+
 
 _REGISTRY: dict[str, EndgameAdapter] = {}
 _DISCOVERED = False
@@ -215,6 +220,12 @@ def answer(
             assert adapter.game.key(final) == adapter.game.key(sol.final), "principal line does not replay"
             entry["line_outcome"] = _terminal_json(game.terminal(final))
         report["questions"].append(entry)
+    extra_answers = getattr(adapter, "extra_answers", None)
+    if callable(extra_answers):  # optional: answers beyond the exact questions (e.g. a max^n line)
+        report["extra_answers"] = list(extra_answers(position, limits))
+    extra = getattr(adapter, "extra", None)
+    if callable(extra):  # optional: structured facts about the position
+        report["extra"] = extra(position)
     return report
 
 
