@@ -49,6 +49,8 @@ class GameEntry:
     key: Callable[[Position], Hashable] = lambda position: position
     greedy_score: Callable[[Position, Move], int] | None = None
     default_time_limit: float | None = None
+    #: Rebuild the solver's own result value from a stored row (lets `solve` answer from the store).
+    restore: Callable[[Any], Any] | None = None
 
 
 _LOADERS: dict[str, Callable[[], GameEntry]] = {}
@@ -97,6 +99,7 @@ def _halfmoon_greedy(position: Any, move: Any) -> int:
 def _load_halfmoon() -> GameEntry:
     from dealcodes import DealCode, deal_halfmoon
     from solver import halfmoon_solver
+    from solver.core.results import Verdict
     from solver.games.halfmoon import IllegalLineError, Position as HMPosition, parse_line, replay
 
     def deal(number: int) -> HMPosition:
@@ -107,6 +110,10 @@ def _load_halfmoon() -> GameEntry:
             return replay(position, list(moves)).position.is_won
         except IllegalLineError:
             return False
+
+    def restore(stored: Any) -> halfmoon_solver.SolveResult:
+        moves = tuple(parse_line(stored.line)) if stored.line is not None else None
+        return halfmoon_solver.SolveResult(Verdict(stored.verdict), moves, stored.method, stored.nodes, stored.seconds)
 
     return GameEntry(
         tag="HM",
@@ -124,10 +131,30 @@ def _load_halfmoon() -> GameEntry:
         key=_halfmoon_key,
         greedy_score=_halfmoon_greedy,
         default_time_limit=halfmoon_solver.DEFAULT_TIME_LIMIT,
+        restore=restore,
     )
 
 
 register("HM", _load_halfmoon)
+
+
+# -- the Elevens family (solver.games.family.entry builds the entries from the rule presets) ----
+
+#: Kept equal to solver.games.family.entry.FAMILY_TAGS (a test checks it) without importing it here.
+FAMILY_TAGS = ("EL", "SE", "TN")
+
+
+def _family_loader(tag: str) -> Callable[[], GameEntry]:
+    def load() -> GameEntry:
+        from solver.games.family.entry import family_entry
+
+        return family_entry(tag)
+
+    return load
+
+
+for _tag in FAMILY_TAGS:
+    register(_tag, _family_loader(_tag))
 
 
 # -- the Elevens family (rule-file presets: Elevens, Suit Elevens, Tens) ------------------------

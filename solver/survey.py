@@ -377,6 +377,26 @@ def _checked(entry: GameEntry, result: StoredResult) -> StoredResult:
     return result
 
 
+def solve_with_store(
+    entry: GameEntry, number: int, store: ResultStore | None, solve: Callable[[], Any],
+    time_limit: float | None, node_limit: int | None,
+) -> tuple[Any, bool]:
+    """One deal for the `solve` command: the stored answer if it may be trusted, else `solve()` and store it.
+
+    Returns the solver's result value (rebuilt by the entry's `restore` when it came from the
+    store) and whether it came from the store.
+    """
+    if store is not None and entry.restore is not None:
+        hit = store.lookup(entry.code(number), entry.solver_version, time_limit, node_limit)
+        if hit is not None and (hit.verdict != "winnable" or line_wins(entry, number, hit.line)):
+            return entry.restore(hit), True
+    result = solve()
+    if store is not None:
+        store.put(_checked(entry, _stored(entry, number, result, time_limit, node_limit)))
+        store.flush()
+    return result, False
+
+
 # -- survey ---------------------------------------------------------------------------------
 
 

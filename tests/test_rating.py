@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from batch.toy import TAG, toy_deal, toy_solve
 from solver.rating import (
@@ -38,6 +38,7 @@ def build(m) -> Rating:
     return Rating(rw, rn, gw, gn, positions, traps, first, losing, unresolved, nodes, cap)
 
 
+@settings(deadline=None)
 @given(measures)
 def test_rating_json_round_trips_and_score_is_bounded(m):
     rating = build(m)
@@ -56,6 +57,7 @@ def test_rating_json_that_does_not_follow_from_its_measures_is_refused():
         Rating(11, 10, 0, 10, 5, 0, 1, 0, 0, 1, 2)
 
 
+@settings(deadline=None)
 @given(st.floats(0, 100), st.floats(0, 100))
 def test_tiers_are_monotone_in_the_score(a, b):
     low, high = sorted((a, b))

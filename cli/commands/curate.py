@@ -35,6 +35,15 @@ no_cache_option = click.option("--no-cache", is_flag=True, help="Neither read no
 quiet_option = click.option("--quiet", is_flag=True, help="No progress line on the terminal.")
 
 
+def store_for_command(db_path: str | None, no_cache: bool) -> ResultStore | None:
+    """The store a command's --db / --no-cache ask for, closed when the command ends."""
+    if no_cache:
+        return None
+    store = open_store(db_path)
+    click.get_current_context().call_on_close(store.close)
+    return store
+
+
 @contextmanager
 def _resources(db_path: str | None, no_cache: bool, workers: int | None, dask_address: str | None
                ) -> Iterator[tuple[ResultStore | None, ExecutorSource]]:

@@ -11,8 +11,11 @@ from dealcodes import deal_halfmoon, parse_code
 from solver.core.results import Verdict
 from solver.games.halfmoon import Move, Position, replay as replay_line
 from solver.halfmoon_solver import DEFAULT_TIME_LIMIT, METHODS, SolveResult, hint as hint_position, solve as solve_position
+from solver.registry import get_game
+from solver.survey import solve_with_store
 
 from ..common import echo_json, json_option, read_json_file
+from .curate import db_option, no_cache_option, store_for_command
 from .play import load_position
 from .rules import family_tag, solve_family_code, solve_family_layout
 
@@ -74,10 +77,12 @@ def _print_result(label: str, position: Position, result: SolveResult, as_json: 
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, help="Cap on search nodes per deal.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Tie-break seed.")
 @click.option("--symbols", is_flag=True, help="Show suits as ♣ ♦ ♥ ♠.")
+@db_option
+@no_cache_option
 @json_option
 def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, method: str, time_limit: float,
           node_limit: int | None,
-          seed: int, symbols: bool, as_json: bool) -> None:
+          seed: int, symbols: bool, db_path: str | None, no_cache: bool, as_json: bool) -> None:
     """Decide exactly whether each deal CODE can be won, and show a winning line.
 
     Give several codes, or '-' to read codes from stdin (one JSON object per code with
@@ -98,6 +103,7 @@ def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, 
         return
     if not codes:
         raise click.UsageError("give at least one deal CODE, '-' for stdin, or --layout FILE")
+    store = store_for_command(db_path, no_cache)  # Half Moon verdicts are read from and kept in the results store
     for text in _codes(codes):
         parsed = parse_code(text)
         if family_tag(parsed.game):
@@ -106,7 +112,9 @@ def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, 
             continue
         parsed = parse_code(text, expect_game="HM")
         position = Position.from_deal(deal_halfmoon(parsed.number))
-        result = solve_position(position, method, time_limit, node_limit, seed)
+        result, _ = solve_with_store(get_game("HM"), parsed.number, store,
+                                     lambda: solve_position(position, method, time_limit, node_limit, seed),
+                                     time_limit, node_limit)
         _print_result(str(parsed), position, result, as_json, str(parsed), symbols)
         sys.stdout.flush()
 

@@ -6,7 +6,7 @@ import multiprocessing
 import sqlite3
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from solver.store import (
     DB_ENV,
@@ -41,20 +41,25 @@ results = st.builds(
 )
 
 
+@settings(deadline=None)
 @given(results)
 def test_result_json_round_trips(value):
     assert StoredResult.from_json(value.to_json()) == value
 
 
-@given(results)
-def test_result_store_round_trips(tmp_path_factory, value):
-    path = tmp_path_factory.mktemp("db") / "r.sqlite3"
-    with open_store(path) as store:
-        store.put(value)
-        store.flush()
-        assert store.get(value.code, value.solver_version) == value
-    with open_store(path) as again:  # and from the file, in a new connection
-        assert again.get(value.code, value.solver_version) == value
+def test_result_store_round_trips(tmp_path):
+    path = tmp_path / "r.sqlite3"
+    with open_store(path) as store, open_store(path) as again:
+
+        @settings(max_examples=60, deadline=None)
+        @given(results)
+        def round_trip(value):
+            store.put(value)
+            store.flush()
+            assert store.get(value.code, value.solver_version) == value
+            assert again.get(value.code, value.solver_version) == value  # from the file, another connection
+
+        round_trip()
 
 
 def test_rating_round_trips(tmp_path):
@@ -160,7 +165,7 @@ def _writer(path: str, worker: int, rows: int) -> None:
 def test_concurrent_writers_do_not_corrupt_the_store(tmp_path):
     path = str(tmp_path / "r.sqlite3")
     open_store(path).close()
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("fork")
     processes = [context.Process(target=_writer, args=(path, w, 150)) for w in range(4)]
     for process in processes:
         process.start()
