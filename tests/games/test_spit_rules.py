@@ -428,3 +428,17 @@ def test_bad_position_text(text):
 def test_errors_are_value_errors():
     assert issubclass(SpitPositionError, ValueError) and issubclass(IllegalSpitMoveError, IllegalMoveError)
     assert issubclass(IllegalLineError, ValueError)
+
+
+def test_docs_position_example_matches_the_code():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "spit.md").read_text(encoding="utf-8")
+    block = text[text.index("## Position JSON") :]
+    block = block[block.index("```json") + 7 :]
+    data = json.loads(block[: block.index("```")])
+    position = position_from_json(data)
+    assert position.to_json() == data
+    line = text[text.index("Text form (one line") :]
+    line = line[line.index("`") + 1 :]
+    assert parse_position(line[: line.index("`")]) == position

@@ -125,8 +125,12 @@ def test_adapter_is_registered_and_answers():
     assert question["status"] == "solved" and question["word"] in ("win", "loss", "draw")
     assert {m["move"] for m in question["moves"]} == {str(m) for m in legal_moves(position)}
     assert adapter.position_from_json(report["position"]) == position
-    extra = adapter.extra(position)["solitaire"]
-    assert [e["player"] for e in extra] == [0, 1] and all(e["status"] == "solved" for e in extra)
+    alone = report["extra_answers"]
+    assert [e["seat"] for e in alone] == [0, 1] and all(e["status"] == "solved" for e in alone)
+    for entry in alone:
+        if entry["clears_alone"]:
+            count = solitaire_count(position, entry["seat"])
+            assert entry["actions"] == count.actions == len(entry["line"])
 
 
 def test_adapter_code_and_moves():
@@ -155,7 +159,7 @@ def test_cli_json_shape():
     (question,) = data["questions"]
     assert question["id"] == "win-loss" and question["status"] == "solved"
     assert question["line"] and question["line_outcome"]["places"] in ([0, 1], [1, 0], [0, 0])
-    assert any("alone" in note for note in data["notes"])
+    assert [e["id"] for e in data["extra_answers"]] == ["player-0-alone", "player-1-alone"]
 
 
 def test_cli_text_and_position_file(tmp_path):

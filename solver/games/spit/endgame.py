@@ -3,8 +3,8 @@
 ``--until endgame`` for Spit: play on with the fixed policy (a uniformly random legal action,
 drawn from SplitMix64 seeded with the seed) until the two stocks together hold at most
 `ENDGAME_STOCK` cards, or the round ends. The question is win/loss/draw for the player to move;
-the solitaire counts (fewest actions to clear alone) come with every answer as notes and, for
-JSON, from `extra`.
+each player's solitaire count (fewest actions to clear the stock alone) comes with every answer
+under ``extra_answers``.
 """
 
 from __future__ import annotations
@@ -57,32 +57,31 @@ def play_until_endgame(
     return position, moves
 
 
-def solitaire_report(position: SpitPosition) -> list[dict[str, Any]]:
-    """Each seat's solitaire count as JSON: actions by kind and a line, or why there is none."""
+def solitaire_report(position: SpitPosition, max_positions: int = SOLITAIRE_LIMIT) -> list[dict[str, Any]]:
+    """Each seat's solitaire count as an answer beyond the exact question (JSON-ready)."""
     report = []
     for seat in range(SEATS):
+        entry: dict[str, Any] = {
+            "id": f"player-{seat}-alone",
+            "text": f"Fewest actions for player {seat} to clear the stock alone (the opponent never plays; "
+                    f"not a bound on the race)",
+            "seat": seat,
+        }
         try:
-            count = solitaire_count(position, seat, SOLITAIRE_LIMIT)
+            count = solitaire_count(position, seat, max_positions)
         except SolitaireLimitError as error:
-            report.append({"player": seat, "status": "unknown", "reason": str(error)})
+            report.append(entry | {"status": "unknown", "reason": str(error)})
             continue
         if count is None:
-            report.append({"player": seat, "status": "cannot clear alone"})
-        else:
-            report.append({"status": "solved"} | count.to_json() | {"player": seat})
-    return report
-
-
-def _solitaire_note(entry: dict[str, Any]) -> str:
-    who = f"player {entry['player']}"
-    if entry["status"] == "solved":
-        return (
-            f"{who} alone (the opponent never plays) needs {entry['actions']} actions: "
-            f"{entry['plays']} plays, {entry['fills']} fills, {entry['spits']} passes that call a spit"
+            report.append(entry | {"status": "solved", "clears_alone": False, "actions": None})
+            continue
+        report.append(
+            entry
+            | {"status": "solved", "clears_alone": True, "actions": count.actions, "plays": count.plays,
+               "fills": count.fills, "spits": count.spits, "positions": count.positions,
+               "line": [{"seat": seat, "move": str(move)} for move in count.line]}
         )
-    if entry["status"] == "cannot clear alone":
-        return f"{who} cannot clear the stock alone (stuck with no spit cards left)"
-    return f"{who}: solitaire count unknown ({entry['reason']})"
+    return report
 
 
 class SpitAdapter:
@@ -155,21 +154,19 @@ class SpitAdapter:
         return "\n".join(lines)
 
     def notes(self, position: SpitPosition) -> list[str]:
-        notes = [
+        return [
             "Turn model (docs/rules/spit.md): real Spit is simultaneous; here the players alternate single "
             "actions, pass only when they cannot play or fill, and two passes in a row make both spit. "
-            "Values are exact for this model.",
+            "Values are exact for this model; 'draw' means the round ends with no winner.",
             "Double dummy: the solver knows every face-down card (stock and spit cards).",
         ]
-        if terminal(position) is None:
-            notes += [_solitaire_note(entry) for entry in solitaire_report(position)]
-            notes.append("The solitaire counts ignore the opponent's plays, which can help as well as hinder; "
-                         "they are not bounds on the race.")
-        return notes
 
-    def extra(self, position: SpitPosition) -> dict[str, Any]:
-        """Structured facts beyond the solver's answer: each player's solitaire count."""
-        return {"solitaire": solitaire_report(position) if terminal(position) is None else []}
+    def extra_answers(self, position: SpitPosition, limits: Any = None) -> list[dict[str, Any]]:
+        """Each player's solitaire count (fewest actions to clear the stock alone); [] once over."""
+        if terminal(position) is not None:
+            return []
+        cap = getattr(limits, "max_positions", None) or SOLITAIRE_LIMIT
+        return solitaire_report(position, min(cap, SOLITAIRE_LIMIT))
 
     def sample_positions(self, seed: int, count: int) -> Iterator[SpitPosition]:
         """Seeded SP1 deals played on by the policy to small endgames (4 … 10 stock cards in all),
