@@ -9,6 +9,7 @@ from .commands.deals import code, deal
 from .commands.endgame import endgame
 from .commands.play import replay
 from .commands.rules import rules
+from .commands.serve import serve
 from .commands.solve import hint, solve
 from .common import HalfMoonGroup
 
@@ -32,6 +33,7 @@ main.add_command(endgame)
 main.add_command(rules)
 main.add_command(generate)
 main.add_command(survey)
+main.add_command(serve)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,111 @@
+"""`halfmoon serve`: run the deal-code service (FastAPI on uvicorn) on the results store.
+
+The web framework is an optional extra, imported only here, so the rest of the CLI works
+without it. The listening socket is bound before uvicorn starts, so ``--port 0`` can report the
+port the system chose (the load test relies on that) and a busy port is a one-line error.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import click
+
+from ..common import InputError, echo_json, json_option
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (IPv4 or IPv6, whatever the host names)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as error:
+        raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="TCP port (0 picks a free one and prints it).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Solver processes (default: every core). Requests are served by one event loop.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="Results store file (default: $HALFMOON_DB, else ~/.cache/halfmoon/results.sqlite3).")
+@click.option("--wait", "wait_default", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds a request waits for a solve before answering 202 (the solve goes on).")
+@click.option("--max-wait", "wait_max", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="The most a client may ask to wait (?wait=).")
+@click.option("--solve-time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds per deal solve; past it the verdict is 'unknown' (stored).")
+@click.option("--hint-time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per position solved by a hint.")
+@click.option("--endgame-max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="The most an endgame request may solve for.")
+@click.option("--endgame-memory-mb", type=click.IntRange(min=1), default=2048, show_default=True,
+              help="Memory growth at which an endgame solve gives up (unknown).")
+@click.option("--max-body-kb", type=click.IntRange(min=1), default=64, show_default=True,
+              help="Largest request body accepted (413 beyond).")
+@click.option("--max-queue", type=click.IntRange(min=1), default=None,
+              help="Jobs waiting or running in the pool before 503 busy (default: 32 per worker).")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
+              show_default=True)
+@click.option("--access-log/--no-access-log", default=True, show_default=True, help="Log every request.")
+@json_option
+def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
+          solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
+          max_body_kb: int, max_queue: int | None, log_level: str, access_log: bool, as_json: bool) -> None:
+    """Serve the HTTP JSON API: deals, solutions, hints, curated deals, endgames.
+
+    Prints where it listens (one JSON object with --json: url, docs, openapi, workers, db),
+    then serves until Ctrl-C. The API is described at /docs (OpenAPI at /openapi.json).
+    """
+    try:
+        import uvicorn
+
+        from ..server import ServiceConfig, create_app
+    except ImportError as error:
+        raise click.ClickException(
+            f"halfmoon serve needs the server extra: pip install 'halfmoon-solver[server]' (missing: {error.name})"
+        ) from None
+    from solver.core.batch import default_workers
+    from solver.store import default_db_path, open_store
+
+    workers = workers or default_workers()
+    config = ServiceConfig(
+        db_path=db,
+        workers=workers,
+        wait_default=wait_default,
+        wait_max=wait_max,
+        solve_time_limit=solve_time_limit,
+        hint_time_limit=hint_time_limit,
+        endgame_max_seconds=endgame_max_seconds,
+        endgame_memory_mb=endgame_memory_mb,
+        max_body_bytes=max_body_kb * 1024,
+        max_queue=max_queue or 32 * workers,
+    )
+    db_path = config.db_path or default_db_path()
+    open_store(db_path).close()  # a store that cannot be opened is a one-line error, before serving
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{bound}"
+    info = {"url": url, "docs": f"{url}/docs", "openapi": f"{url}/openapi.json", "workers": config.workers,
+            "db": str(db_path)}
+    if as_json:
+        echo_json(info)
+    else:
+        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path})")
+        click.echo(f"API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
+    sys.stdout.flush()
+    server = uvicorn.Server(uvicorn.Config(
+        create_app(config), log_level=log_level, access_log=access_log, lifespan="on", timeout_graceful_shutdown=5,
+    ))
+    server.run(sockets=[sock])
+    if not server.started:
+        raise click.ClickException("the service did not start (see the log above)")

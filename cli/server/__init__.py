@@ -1,0 +1,11 @@
+"""The deal-code service: an HTTP JSON API (FastAPI on uvicorn) on the same library and store as the CLI.
+
+Optional: needs the ``server`` extra (``pip install 'halfmoon-solver[server]'``). `create_app`
+builds the application for a `ServiceConfig`; ``halfmoon serve`` runs it. docs/http.md
+describes the endpoints, limits and error shapes.
+"""
+
+from .app import create_app
+from .config import ServiceConfig, ServiceConfigError
+
+__all__ = ["ServiceConfig", "ServiceConfigError", "create_app"]

@@ -1,0 +1,87 @@
+"""The service's settings: one frozen value built by `halfmoon serve` (or a test) and read everywhere.
+
+Why one value: every limit the service enforces (how long a request waits, how long a solve may
+run, body sizes, queue depth) is visible in one place, validated once, and reported by
+``GET /v1/stats`` so an operator can see what the running server was started with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.core.batch import default_workers
+from solver.rating import DEFAULT_PARAMS, RatingParams
+
+
+class ServiceConfigError(ValueError):
+    """A service setting out of range (names the setting and the allowed range)."""
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """Limits and resources of one running service.
+
+    `wait_default`/`wait_max` bound how long one request waits for an answer; the work itself
+    goes on in the pool up to its own budget (`solve_time_limit` per deal, `hint_time_limit`
+    per position of a hint, `endgame_max_seconds`), and the answer is kept for the next ask.
+    """
+
+    db_path: Path | None = None  # None: $HALFMOON_DB or the user cache (solver.store.default_db_path)
+    workers: int = field(default_factory=default_workers)  # solver processes
+    wait_default: float = 10.0
+    wait_max: float = 30.0
+    solve_time_limit: float = 60.0
+    hint_time_limit: float = 10.0
+    endgame_max_seconds: float = 60.0
+    endgame_max_positions: int = 5_000_000
+    endgame_memory_mb: int = 2048
+    max_body_bytes: int = 64 * 1024
+    max_queue: int = 64  # jobs admitted to the pool (waiting or running) before 503 busy
+    max_attempts: int = 3  # runs of one job when workers die under it
+    curated_max_count: int = 20
+    curate_seed: int = 0
+    curate_scan: int = 400  # deals one on-demand generation may rate before it stops
+    rating_params: RatingParams = DEFAULT_PARAMS
+    hint_cache: int = 1024
+    endgame_cache: int = 256
+
+    def __post_init__(self) -> None:
+        if self.db_path is not None:
+            object.__setattr__(self, "db_path", Path(self.db_path).expanduser())
+        positive = {
+            "workers": self.workers,
+            "wait_default": self.wait_default,
+            "wait_max": self.wait_max,
+            "solve_time_limit": self.solve_time_limit,
+            "hint_time_limit": self.hint_time_limit,
+            "endgame_max_seconds": self.endgame_max_seconds,
+            "endgame_max_positions": self.endgame_max_positions,
+            "endgame_memory_mb": self.endgame_memory_mb,
+            "max_body_bytes": self.max_body_bytes,
+            "max_queue": self.max_queue,
+            "max_attempts": self.max_attempts,
+            "curated_max_count": self.curated_max_count,
+            "curate_scan": self.curate_scan,
+        }
+        for name, value in positive.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ServiceConfigError(f"service setting {name} = {value!r}: expected a positive number")
+        if self.wait_default > self.wait_max:
+            raise ServiceConfigError(
+                f"service setting wait_default = {self.wait_default}: must not exceed wait_max = {self.wait_max}"
+            )
+        if self.max_queue < self.workers:
+            raise ServiceConfigError(
+                f"service setting max_queue = {self.max_queue}: must be at least the {self.workers} workers"
+            )
+        for name in ("hint_cache", "endgame_cache", "curate_seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ServiceConfigError(f"service setting {name} = {value!r}: expected a whole number >= 0")
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["db_path"] = None if self.db_path is None else str(self.db_path)
+        return data
