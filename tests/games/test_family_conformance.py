@@ -192,3 +192,19 @@ def test_full_deals_of_the_grid_games_agree_with_brute_force(name, count):
 @pytest.mark.parametrize("name, count", [("elevens", 100), ("suit-elevens", 300)])
 def test_many_full_deals_agree_with_brute_force(name, count):
     full_deals_agree(name, range(100, 100 + count))
+
+
+@pytest.mark.parametrize("name", ["elevens", "suit-elevens", "tens"])
+def test_grid_games_are_pure_chance(name):
+    """Any maximal play of a grid game ends the same way (docs/rules/elevens-family.md): a random
+    playout wins exactly the deals the search calls winnable. Two independent routes to one answer."""
+    game = GAMES[name]
+    wins = 0
+    for number in range(80):
+        last = position = game.deal(number)
+        for _, move in game.playouts(position, choices(1000 + number)):
+            last = game.apply(last, move)
+        played_win = game.is_won(last)
+        assert played_win == (solve_position(game.rules, position).verdict == Verdict.WINNABLE), number
+        wins += played_win
+    assert wins  # the sample holds winnable deals
