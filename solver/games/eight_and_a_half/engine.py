@@ -370,7 +370,9 @@ class EightAndAHalf:
         if kind == HAND:
             if not 1 <= count <= MAX_COUNT or not 0 <= face < FACES or (hand >> (4 * face)) & 15 < count:
                 held = (hand >> (4 * face)) & 15 if 0 <= face < FACES else 0
-                raise EHIllegalMoveError(move, f"seat {t} holds {held} card(s) {SYMBOLS[face % FACES]} in hand, not {count}")
+                name = SYMBOLS[face % FACES]
+                raise EHIllegalMoveError(move, f"seat {t} has no {name} in hand" if not held
+                                         else f"seat {t} holds {held} card(s) {name} in hand, not {count}")
             r = _RESULT[(v2lh * FACES + face) * 16 + count]
             if r < 0:
                 raise EHIllegalMoveError(move, _why_not(v2lh & M5, face, count))

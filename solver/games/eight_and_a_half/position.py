@@ -188,8 +188,15 @@ def parse_line(text: str) -> list[Move]:
 # -- positions ---------------------------------------------------------------------------------
 
 
-def _sorted_cards(cards: Iterable[EHCard | int]) -> tuple[EHCard, ...]:
-    return tuple(sorted(EHCard(int(c)) for c in cards))
+def _card(card: EHCard | int | str) -> EHCard:
+    """A card given as an EHCard, its face number 0-11, or its text (``7``, ``H``, ``½``, ``D``)."""
+    if isinstance(card, str):
+        return parse_eh_card(card)
+    return EHCard(int(card))
+
+
+def _sorted_cards(cards: Iterable[EHCard | int | str]) -> tuple[EHCard, ...]:
+    return tuple(sorted(_card(c) for c in cards))
 
 
 @dataclass(frozen=True)
@@ -209,7 +216,7 @@ class Seat:
         object.__setattr__(self, "hand", _sorted_cards(self.hand))
         object.__setattr__(self, "open", _sorted_cards(self.open))
         object.__setattr__(self, "blind", _sorted_cards(self.blind))
-        object.__setattr__(self, "bank", tuple(EHCard(int(c)) for c in self.bank))
+        object.__setattr__(self, "bank", tuple(_card(c) for c in self.bank))
         if isinstance(self.eaten, bool) or not isinstance(self.eaten, int) or not 0 <= self.eaten <= DECK_SIZE:
             raise EHPositionError(f"eaten {self.eaten!r}: expected a whole number 0-{DECK_SIZE}")
         # Reaching the table is a fact of the cards: bank and hand empty means the player is there.
@@ -259,7 +266,7 @@ class Position:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seats", tuple(self.seats))
-        object.__setattr__(self, "pile", tuple(EHCard(int(c)) for c in self.pile))
+        object.__setattr__(self, "pile", tuple(_card(c) for c in self.pile))
         players = len(self.seats)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise EHPositionError(f"position has {players} seats: Eight and a half is for 2-5 players")
