@@ -134,6 +134,46 @@ def deal_command(code: str, symbols: bool, as_json: bool) -> None:
     click.echo(draw_position(rules_set, position, symbols))
 
 
+
+@rules.command(name="replay")
+@click.argument("code", required=False)
+@click.option("--moves", "line", default="", help="Moves like '1+5, 2+4+9' (commas or spaces).")
+@click.option("--rules", "rules_option", default=None, help="With --layout: a rule file or preset name/tag.")
+@click.option("--layout", type=click.Path(dir_okay=False), help="A layout JSON file instead of a CODE.")
+@click.option("--symbols", is_flag=True, help="Show suits as ♣ ♦ ♥ ♠.")
+@json_option
+def replay_command(code: str | None, line: str, rules_option: str | None, layout: str | None, symbols: bool,
+                   as_json: bool) -> None:
+    """Play moves on a family deal CODE (or --rules R --layout FILE) and show where they lead.
+
+    An illegal move is an error naming its index and the reason (exit 3). --json prints
+    {"code", "game", "moves", "status": "won"|"dead"|"open", "piles", "reserve", "stock"}.
+    """
+    from ..common import read_json_file
+
+    if (code is None) == (layout is None):
+        raise click.UsageError("give a deal CODE or --rules R --layout FILE (one of them)")
+    if layout is not None:
+        if rules_option is None:
+            raise click.UsageError("--layout needs --rules (a rule file or preset)")
+        rules_set = rules_from_option(rules_option)
+        start = Game(rules_set).layout_from_json(read_json_file(layout, "layout"))
+        canonical = None
+    else:
+        parsed = parse_code(code)
+        rules_set = preset_for_tag(parsed.game)
+        start = Game(rules_set).deal(parsed.number)
+        canonical = str(parsed)
+    game = Game(rules_set)
+    played = game.replay(start, line)
+    status = game.status(played.position)
+    if as_json:
+        echo_json({"code": canonical, "game": rules_set.name, "moves": len(played.moves), "status": status}
+                  | played.position.to_json())
+        return
+    click.echo(f"{canonical or 'layout'} ({rules_set.name}) after {len(played.moves)} moves: {status}")
+    click.echo(draw_position(rules_set, played.position, symbols))
+
 # -- the family path of `halfmoon solve` (called from cli/commands/solve.py) -----------------
 
 

@@ -110,3 +110,19 @@ def test_cli_solves_family_codes_and_custom_layouts(tmp_path):
     assert status == 3 and "9 piles, but Tens has 13" in err
     status, _, err = run("solve", "--rules", str(tmp_path / "none.json"), "--layout", str(layout))
     assert status == 3 and "cannot read" in err
+
+
+def test_cli_rules_replay_plays_a_reported_line(tmp_path):
+    status, out, _ = run("solve", "EL1-N-AAAAAAD", "--json")
+    moves = json.loads(out)["moves"]
+    status, out, _ = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves), "--json")
+    data = json.loads(out)
+    assert status == 0 and data["status"] == "won" and data["moves"] == len(moves) and data["stock"] == []
+    status, out, _ = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves[:2]))
+    assert status == 0 and "after 2 moves: open" in out
+    status, _, err = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", "1+2")
+    assert status == 3 and "move 1 ('1+2')" in err and "fit no removal rule" in err
+    layout = tmp_path / "deal.json"
+    layout.write_text(run("rules", "deal", "TN1-N-AAAAAAB", "--json")[1])
+    status, out, _ = run("rules", "replay", "--rules", "TN", "--layout", str(layout), "--json")
+    assert status == 0 and json.loads(out)["status"] in ("open", "dead") and len(json.loads(out)["piles"]) == 13
