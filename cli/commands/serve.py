@@ -7,6 +7,7 @@ port the system chose (the load test relies on that) and a busy port is a one-li
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 
@@ -103,6 +104,13 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path})")
         click.echo(f"API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
     sys.stdout.flush()
+    service_log = logging.getLogger("halfmoon.server")  # incidents, curation problems: next to uvicorn's lines
+    service_log.setLevel(log_level.upper())
+    if not service_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     [halfmoon] %(message)s"))
+        service_log.addHandler(handler)
+        service_log.propagate = False
     server = uvicorn.Server(uvicorn.Config(
         create_app(config), log_level=log_level, access_log=access_log, lifespan="on", timeout_graceful_shutdown=5,
     ))

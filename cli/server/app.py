@@ -78,6 +78,21 @@ def _unwrap(outcome: Any) -> Any:
     return outcome
 
 
+def _replayed(entry: GameEntry, rows: list[Any], count: int, after: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    """Up to `count` feed rows as `generate --json` objects, each line replayed (off the event loop);
+    and the code of the last row looked at (the next page's cursor)."""
+    deals: list[dict[str, Any]] = []
+    last = after
+    for row in rows:
+        if len(deals) == count:
+            break
+        last = row.code
+        deal = curated_json(entry, row)
+        if deal is not None:
+            deals.append(deal)
+    return deals, last
+
+
 def _pending(retry_after: float, reason: str, **head: Any) -> JSONResponse:
     seconds = max(1, math.ceil(retry_after))
     body = head | {"pending": True, "retry_after": seconds, "reason": reason}
@@ -101,10 +116,10 @@ class Service:
         self._since: dict[Any, float] = {}
 
     async def start(self) -> None:
-        await self.store.open()
-        self.hm = await asyncio.to_thread(get_game, CURATED_GAME)  # imports the solver once, off the loop
-        await asyncio.to_thread(adapters)
-        await self.pool.start()
+        # The store, the solver imports (off the loop) and the worker processes start side by side.
+        _, self.hm, _, _ = await asyncio.gather(
+            self.store.open(), asyncio.to_thread(get_game, CURATED_GAME), asyncio.to_thread(adapters), self.pool.start()
+        )
         self.curator = Curator(self.hm, self.pool, self.store, self.metrics, self.config.rating_params,
                                self.config.curate_seed, self.config.curate_scan)
 
@@ -338,12 +353,14 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         service.metrics.bump("curated.asked")
         deadline = time.monotonic() + service.wait(wait)
         while True:
-            rows = await service.store.feed(entry.tag, entry.solver_version, curator.rating_version, tier, after_code, count)
-            deals = [deal for deal in (curated_json(entry, row) for row in rows) if deal is not None]
-            complete = len(rows) >= count
+            # A few rows beyond `count`: a stored line that fails to replay is skipped, not served.
+            rows = await service.store.feed(entry.tag, entry.solver_version, curator.rating_version, tier, after_code,
+                                            count + 16)
+            deals, last = await asyncio.to_thread(_replayed, entry, rows, count, after_code)
+            complete = len(deals) >= count
             if complete:
                 break
-            curator.want(tier, count - len(rows))
+            curator.want(tier, count - len(deals))
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -351,13 +368,13 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         service.metrics.bump("curated.deals", len(deals))
         page: dict[str, Any] = {
             "game": entry.tag, "tier": tier, "count": count, "after": after_code, "deals": deals,
-            "next": rows[-1].code if rows else after_code, "complete": complete,
+            "next": last, "complete": complete,
         }
         if complete:
             return JSONResponse(page)
         seconds = max(1, min(math.ceil(config.wait_default), 30))
         page |= {"pending": True, "retry_after": seconds,
-                 "reason": f"{len(rows)} of {count} deals so far; more are being rated: ask again"}
+                 "reason": f"{len(deals)} of {count} deals so far; more are being rated: ask again"}
         return JSONResponse(page, status_code=202, headers={"Retry-After": str(seconds)})
 
     # -- endgames ------------------------------------------------------------------------------
@@ -412,7 +429,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         if asked is None:
             return most
         if asked > most:
-            raise ApiError(400, f"{name} {asked:g}: this server allows at most {most:g}", type_="LimitError")
+            raise ApiError(400, f"{name} {asked}: this server allows at most {most}", type_="LimitError")
         return asked
 
     async def _endgame_now(key: Any, game: str, position: dict[str, Any], request: EndgameRequest,

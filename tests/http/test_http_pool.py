@@ -1,0 +1,146 @@
+"""The service's moving parts on their own: the solver pool, single flight, the settings."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from cli.server import ServiceConfig, ServiceConfigError  # noqa: E402
+from cli.server import work  # noqa: E402
+from cli.server.flights import Flights, wait_for  # noqa: E402
+from cli.server.pool import PoolBusy, SolverPool, WorkerLost  # noqa: E402
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_a_worker_killed_mid_job_costs_a_rerun_not_the_answer():
+    async def scenario() -> None:
+        pool = SolverPool(workers=1, max_queue=4)
+        try:
+            (first,) = await pool.start(hold=0)
+            job = asyncio.create_task(pool.run(work.warm_up, 1.5))
+            await asyncio.sleep(0.5)  # the job is holding its worker now
+            assert pool.pids() == [first]
+            os.kill(first, signal.SIGKILL)
+            pid = await asyncio.wait_for(job, 60)
+            assert pid != first and pool.restarts == 1 and pool.retried == 1
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_a_job_that_always_kills_its_worker_is_given_up_and_the_pool_goes_on():
+    async def scenario() -> None:
+        pool = SolverPool(workers=1, max_queue=4, max_attempts=3)
+        try:
+            with pytest.raises(WorkerLost, match="3 times"):
+                await asyncio.wait_for(pool.run(os._exit, 7), 60)
+            assert pool.lost == 1 and pool.restarts == 3
+            assert isinstance(await pool.run(work.warm_up, 0), int)
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_a_job_past_its_hard_limit_is_killed_and_the_pool_goes_on():
+    async def scenario() -> None:
+        pool = SolverPool(workers=1, max_queue=4)
+        try:
+            started = time.monotonic()
+            with pytest.raises(WorkerLost, match="hard limit"):
+                await pool.run(time.sleep, 30, hard_timeout=0.5)
+            assert time.monotonic() - started < 20 and pool.overran == 1
+            assert isinstance(await pool.run(work.warm_up, 0), int)
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_a_full_pool_says_busy_with_a_retry_hint():
+    async def scenario() -> None:
+        pool = SolverPool(workers=1, max_queue=1)
+        try:
+            holding = asyncio.create_task(pool.run(work.warm_up, 1.0))
+            await asyncio.sleep(0.05)
+            with pytest.raises(PoolBusy) as busy:
+                await pool.run(work.warm_up, 0)
+            assert busy.value.retry_after >= 1
+            await holding
+            assert pool.admitted == 0
+        finally:
+            await pool.close()
+
+    run(scenario())
+
+
+def test_worker_failures_come_back_as_values_not_exceptions():
+    bad = work.hint_job({"piles": []}, 1.0)
+    assert isinstance(bad, work.Failed) and bad.kind == "input" and "reserve" in bad.message
+    position = {"players": 2, "to_move": 0, "hands": [["3S"], ["4H"]], "face_up": [[], []], "face_down": [[], []]}
+    bug = work.endgame_job("shithead", position, None, 0, {"nonsense_limit": 1}, "auto")  # Limits() rejects it
+    assert isinstance(bug, work.Failed) and bug.kind == "internal" and bug.type == "TypeError"
+    assert "Traceback" in bug.trace
+
+
+def test_single_flight_joins_and_remembers():
+    async def scenario() -> None:
+        flights: Flights[int] = Flights(cache_size=2)
+        calls = 0
+
+        async def make() -> int:
+            nonlocal calls
+            calls += 1
+            await asyncio.sleep(0.05)
+            return calls
+
+        first = flights.start("a", make)
+        second = flights.start("a", make)
+        assert first is second and flights.joined == 1 and flights.running("a")
+        assert not await wait_for(first, 0.001)
+        assert await wait_for(first, 5) and first.result() == 1
+        assert flights.cached("a") == 1 and not flights.running("a")
+        for key in ("b", "c"):
+            await flights.start(key, make)
+        assert flights.cached("a") is None and flights.cached("c") == 3  # least recently used went
+
+        async def fail() -> int:
+            raise RuntimeError("no")
+
+        failing = flights.start("d", fail)
+        await asyncio.wait({failing})
+        assert flights.cached("d") is None and not flights.running("d")
+        kept = flights.start("e", make, keep=lambda value: False)
+        await kept
+        assert flights.cached("e") is None
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("settings, word", [
+    ({"workers": 0}, "workers"),
+    ({"wait_default": 40.0, "wait_max": 30.0}, "wait_default"),
+    ({"workers": 4, "max_queue": 2}, "max_queue"),
+    ({"max_body_bytes": -1}, "max_body_bytes"),
+    ({"hint_cache": -1}, "hint_cache"),
+    ({"solve_time_limit": True}, "solve_time_limit"),
+])
+def test_settings_out_of_range_name_the_setting(settings, word):
+    with pytest.raises(ServiceConfigError, match=word):
+        ServiceConfig(**settings)
+
+
+def test_settings_round_trip_to_json():
+    config = ServiceConfig(db_path="~/x.sqlite3", workers=3)
+    data = config.to_json()
+    assert data["workers"] == 3 and data["db_path"].endswith("x.sqlite3") and "~" not in data["db_path"]
