@@ -51,6 +51,12 @@ MINI = {
         "removals": [{"kind": "sum", "target": 15, "cards": 3, "ranks": "A23456789"},
                      {"kind": "same-rank", "ranks": "A23456789", "count": 2}],
     },
+    "mini-deal-out-piles": {
+        "name": "Piles, a reserve and a stock, won when the stock is dealt",
+        "deck": {"ranks": "A23456789TJQK", "suits": "CD"}, "tableau": {"piles": 4, "depth": 2}, "reserve": 1,
+        "win": "stock-dealt",
+        "removals": [{"kind": "sum", "target": 11, "ranks": "A23456789T"}, {"kind": "set", "ranks": "JQK"}],
+    },
     "mini-deal-out": {
         "name": "Elevens, won when the stock is dealt", "deck": {"ranks": "A23456789TJQK", "suits": "CD"},
         "tableau": {"piles": 5, "depth": 1}, "win": "stock-dealt",
@@ -208,3 +214,16 @@ def test_grid_games_are_pure_chance(name):
         assert played_win == (solve_position(game.rules, position).verdict == Verdict.WINNABLE), number
         wins += played_win
     assert wins  # the sample holds winnable deals
+
+
+def test_dead_cards_lose_only_when_every_card_must_go():
+    """5C lies on the only 6C, so it can never be removed: lost if every card must go, but the
+    stock can still be dealt out, so won under `stock-dealt`."""
+    data = {"name": "blocked", "deck": {"ranks": "A2569T", "suits": "C"}, "tableau": {"piles": 2, "depths": [2, 1]},
+            "reserve": 2, "removals": [{"kind": "sum", "target": 11}]}
+    layout = {"piles": [["6C", "5C"], ["9C"]], "reserve": ["2C", "TC"], "stock": ["AC"]}
+    for win, expected in (("all-removed", Verdict.UNWINNABLE), ("stock-dealt", Verdict.WINNABLE)):
+        game = Game(rules_from_json(data | {"win": win}))
+        position = game.layout_from_json(layout)
+        assert brute_force(game, position)[0] == (expected == Verdict.WINNABLE)
+        assert solve_position(game.rules, position).verdict == expected

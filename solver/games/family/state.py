@@ -15,7 +15,9 @@ unplayable again (availability is monotone), which is what the reductions below 
   be removed among themselves, removing them now loses nothing: no other group needs them, and
   removing early only makes more cards playable. Such a move is returned alone (safe).
 * **Dead cards.** A card whose every way out needs a card lying below it in its own pile can
-  never be removed, so the position is lost (`is_dead`).
+  never be removed, so the position is lost (`is_dead`). This, and "a class in view that
+  cannot clear itself", apply only when every card must go (win ``all-removed``): under
+  ``stock-dealt`` a card may stay on the table forever and the game still be won.
 * **Equivalent moves.** Two groups taken from places with the same contents lead to the same
   key; only one of them is tried.
 
@@ -82,7 +84,10 @@ class FamilyState:
         self.single_id = {t: self._id((t,)) for t in set(self.type)}
         self._classes()
         self._blockers()
-        self.dead_stack = [any(self._blocked(x) for x in range(self.n))]
+        # A card that can never be removed loses only when every card must go: with the
+        # `stock-dealt` win such cards may stay, so neither dead-card test applies there.
+        self.prune_dead = self.win_all
+        self.dead_stack = [self.prune_dead and any(self._blocked(x) for x in range(self.n))]
         self.nodes_safe = 0
 
     # -- set-up --------------------------------------------------------------------------------
@@ -246,7 +251,9 @@ class FamilyState:
             members = avail_by_class[c]
             signature = tuple(sorted(self._card_key(x) for x in members))
             if not _clears(self.removals, signature):
-                return []  # the whole class is in view and cannot all go: lost
+                if self.prune_dead:
+                    return []  # the whole class is in view and cannot all go: lost
+                continue
             for group in groups:
                 if self.class_of[group[0]] != c:
                     continue
@@ -276,7 +283,7 @@ class FamilyState:
             self.events += events
             self.drawn = min(self.stock_size, self.events)
         dead = self.dead_stack[-1]
-        if not dead:
+        if not dead and self.prune_dead:
             touched = {self.class_of[x] for x in group}
             dead = any(self._blocked(y) for c in touched for y in self.class_members[c])
         self.dead_stack.append(dead)
