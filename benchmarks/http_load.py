@@ -60,7 +60,7 @@ class Tally:
     """Everything the clients saw (appended under a lock)."""
 
     exchanges: list[Exchange] = field(default_factory=list)
-    finished: list[tuple[str, float, str]] = field(default_factory=list)  # (kind, end-to-end seconds, source)
+    finished: list[tuple[str, float, str, int]] = field(default_factory=list)  # (kind, seconds end to end, source, asks)
     failures: list[str] = field(default_factory=list)
     answers: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # code -> {verdict + line}
     done: int = 0
@@ -130,7 +130,7 @@ class Client(threading.Thread):
         else:
             method, path, body = "GET", f"/v1/deals/{code}/solution", None
         started = time.perf_counter()
-        for _ in range(400):  # bounded polling
+        for asks in range(1, 401):  # bounded polling
             status, data, headers, seconds = self._exchange(method, path, body)
             source = "pending" if status == 202 else data.get("source") if isinstance(data, dict) else None
             with self.tally.lock:
@@ -144,7 +144,7 @@ class Client(threading.Thread):
                 raise RuntimeError(f"HTTP {status}: {data}")
             total = time.perf_counter() - started
             with self.tally.lock:
-                self.tally.finished.append((kind, total, str(source)))
+                self.tally.finished.append((kind, total, str(source), asks))
                 if kind == "solution":
                     self.tally.answers[code].add(json.dumps([data["verdict"], data.get("moves")]))
             return
@@ -296,10 +296,12 @@ def main() -> int:
 
     by_kind: dict[str, list[float]] = defaultdict(list)
     for exchange in tally.exchanges:
-        by_kind[f"{exchange.kind}:{exchange.source}"].append(exchange.seconds)
+        by_kind[exchange.kind if exchange.source is None else f"{exchange.kind}:{exchange.source}"].append(exchange.seconds)
     end_to_end: dict[str, list[float]] = defaultdict(list)
-    for kind, seconds, source in tally.finished:
-        end_to_end[f"{kind}:{source}"].append(seconds)
+    for kind, seconds, source, asks in tally.finished:
+        end_to_end[kind if source == "None" else f"{kind}:{source}"].append(seconds)
+        if asks > 1:
+            end_to_end[f"{kind} after 202"].append(seconds)
     statuses: dict[str, int] = defaultdict(int)
     for exchange in tally.exchanges:
         statuses[str(exchange.status)] += 1
@@ -313,6 +315,7 @@ def main() -> int:
         "statuses": dict(statuses),
         "failures": tally.failures[:20],
         "failed_requests": len(tally.failures),
+        "answered_at_first_ask": sum(1 for *_, asks in tally.finished if asks == 1),
         "latency_per_exchange": {key: percentiles(values) for key, values in sorted(by_kind.items())},
         "latency_end_to_end": {key: percentiles(values) for key, values in sorted(end_to_end.items())},
         "latency_all_exchanges": percentiles([e.seconds for e in tally.exchanges]),
