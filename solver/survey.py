@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -485,68 +486,84 @@ def run_generate(
     tier: str | None = None,
     store: ResultStore | None = None,
     params: RatingParams = DEFAULT_PARAMS,
-    chunk: int | None = None,
+    window: int | None = None,
     on_scanned: Callable[[int, int], None] | None = None,
 ) -> Iterator[Curated]:
     """The first `count` deals of `numbers` (in that order) proved winnable and of `tier`.
 
-    Deals are taken in chunks: the chunk's solves run in parallel, its deals are emitted in
-    scan order, so the output does not depend on the number of workers or on the store.
-    `on_scanned(scanned, emitted)` reports progress after each chunk.
+    Solves run in parallel (at most `window` in flight, a few more read ahead); deals are
+    emitted in scan order as soon as every deal before them is settled, so the output does not
+    depend on the workers, on Dask or on the store. Deals whose rating or exact `unwinnable`
+    verdict is in the store are settled without a job. `on_scanned(settled, emitted)` reports
+    progress after each settled deal.
     """
     if tier is not None and tier not in TIERS:
         raise SurveyError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
     entry = get_game(tag)
-    chunk = chunk or max(8, 8 * source.workers)
-    iterator = iter(numbers)
-    emitted = scanned = 0
-    while emitted < count:
-        batch = [n for _, n in zip(range(chunk), iterator)]
-        if not batch:
-            return
-        ready: dict[int, StoredRating | None] = {}
-        jobs = []
-        for number in batch:
-            code = entry.code(number)
+    window = window or 2 * source.workers
+    key = rating_key(params)
+    settled: dict[int, Curated | None] = {}  # scan index -> the deal to emit, or None to skip it
+    outbox: deque[Curated] = deque()
+    state = {"next": 0, "accepted": 0, "emitted": 0, "settled": 0}
+
+    def settle(index: int, rated: StoredRating | None) -> None:
+        curated = _curated(entry, rated) if rated is not None else None
+        if curated is not None and tier is not None and curated.rating.tier != tier:
+            curated = None
+        settled[index] = curated
+        state["accepted"] += curated is not None
+        state["settled"] += 1
+        while state["next"] in settled:  # hand over the settled prefix, in scan order
+            ready = settled.pop(state["next"])
+            state["next"] += 1
+            if ready is not None and state["emitted"] + len(outbox) < count:
+                outbox.append(ready)
+        if on_scanned is not None:
+            on_scanned(state["settled"], state["emitted"] + len(outbox))
+
+    def jobs() -> Iterator[Job]:
+        for index, number in enumerate(numbers):
+            if state["accepted"] >= count:
+                return  # enough deals are settled or on their way; no need to scan further
             if store is not None:
-                rated = store.get_rating(code, entry.solver_version, rating_key(params))
+                code = entry.code(number)
+                rated = store.get_rating(code, entry.solver_version, key)
                 if rated is not None:
-                    ready[number] = rated
+                    settle(index, rated)
                     continue
                 known = store.lookup(code, entry.solver_version)
                 if known is not None and known.verdict == "unwinnable":
-                    ready[number] = None
+                    settle(index, None)
                     continue
-                jobs.append(Job(number, (entry.tag, number, params), store.effort(code)))
+                yield Job(index, (entry.tag, number, params), store.effort(code))
             else:
-                jobs.append(Job(number, (entry.tag, number, params)))
-        for outcome in run_jobs(rate_deal, jobs, source):
-            number = outcome.job.key
+                yield Job(index, (entry.tag, number, params))
+
+    def drain() -> Iterator[Curated]:
+        while outbox and state["emitted"] < count:
+            state["emitted"] += 1
+            yield outbox.popleft()
+
+    try:
+        for outcome in run_jobs(rate_deal, jobs(), source, window=window, lookahead=window):
+            index = outcome.job.key
+            number = outcome.job.args[1]
             if not outcome.ok:
-                ready[number] = None
                 if store is not None:
                     store.put(_failed(entry, number, outcome, None, params.solve_nodes))
-                continue
-            rated_deal: RatedDeal = outcome.value
-            result = _checked(entry, rated_deal.result)
-            if store is not None:
-                store.put(result)
-                if rated_deal.rating is not None:
-                    store.put_rating(rated_deal.rating)
-            ready[number] = rated_deal.rating if result.verdict == "winnable" else None
-        for number in batch:
-            scanned += 1
-            rated = ready[number]
-            if rated is None:
-                continue
-            curated = _curated(entry, rated)
-            if tier is not None and curated.rating.tier != tier:
-                continue
-            yield curated
-            emitted += 1
-            if emitted >= count:
-                break
+                settle(index, None)
+            else:
+                rated_deal: RatedDeal = outcome.value
+                result = _checked(entry, rated_deal.result)
+                if store is not None:
+                    store.put(result)
+                    if rated_deal.rating is not None:
+                        store.put_rating(rated_deal.rating)
+                settle(index, rated_deal.rating if result.verdict == "winnable" else None)
+            yield from drain()
+            if state["emitted"] >= count:
+                return
+        yield from drain()
+    finally:
         if store is not None:
             store.flush()
-        if on_scanned is not None:
-            on_scanned(scanned, emitted)

@@ -241,7 +241,7 @@ def generate(count: int, tier: str | None, start_text: str | None, seed: int | N
     progress = _Progress(quiet)
 
     def on_scanned(scanned: int, emitted: int) -> None:
-        progress.show(f"scanned {scanned} deals, {emitted}/{count} emitted", force=True)
+        progress.show(f"scanned {scanned} deals, {emitted}/{count} found", force=True)
 
     if not as_json:
         click.echo(f"{'code':<15} {'tier':<7} {'score':>5}  {'greedy':>6} {'traps':>6} {'first':>6} {'nodes':>8}")

@@ -16,7 +16,7 @@ from solver.survey import run_generate, run_survey  # noqa: E402
 @pytest.fixture(scope="module")
 def cluster():
     # Threads in this process: starts in a second, and sees the toy game registered by the tests.
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as local:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as local:
         yield local
 
 
@@ -48,7 +48,7 @@ def test_a_survey_and_generate_on_dask_match_the_local_run(cluster, tmp_path):
 @pytest.mark.slow
 def test_half_moon_on_a_cluster_of_worker_processes():
     """Workers in their own processes import the project and the game registry themselves."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
         pool = DaskPool(local.scheduler_address)
         try:
             stats = run_survey("HM", [1, 3, 4, 9], pool, node_limit=20_000, method="search")
