@@ -16,7 +16,7 @@ from dealcodes import SplitMix64
 from solver.core.endgame import adapters, answer, get_adapter
 from solver.core.exact import Limits, solve, solve_all
 from solver.core.game import Coalition, WinLoss, wins_outright
-from solver.games.eight_and_a_half import EightAndAHalf, Position, decode
+from solver.games.eight_and_a_half import EightAndAHalf, Position
 from solver.games.eight_and_a_half.endgame import not_big_loser
 
 try:  # the reference rules live with the engine tests (package or rootdir-style test imports)

@@ -59,7 +59,6 @@ from .rules import NONE, combo_fits, is_offence, pile_state, play_cards
 
 FACES = 12
 MAX_COUNT = max(COPIES)
-NIB = 0x111111111111  # one in every 4-bit counter of a multiset
 M48 = (1 << 48) - 1
 M5 = 31
 
