@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from batch.test_runner import SerialSource
-from batch.toy import TAG, ToyResult, toy_deal, toy_solve
+from batch.toy import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
 from dealcodes.codes import DEAL_COUNT
 from solver.core.batch import LocalPool
 from solver.games.halfmoon import Move, parse_line
@@ -155,7 +155,7 @@ def test_memory_stays_flat_as_the_number_of_deals_grows(tmp_path):
         assert stats.deals == count and stats.winnable == (count + 2) // 3
         return after - before, peak - before
 
-    (small_kept, small_peak), (large_kept, large_peak) = retained(300), retained(3000)
+    (small_kept, small_peak), (large_kept, large_peak) = retained(100), retained(1000)
     assert large_kept < small_kept + 64 * 1024, (small_kept, large_kept)
     assert large_peak < small_peak + 128 * 1024, (small_peak, large_peak)
 
@@ -193,11 +193,26 @@ def test_every_generated_deal_is_winnable_by_an_independent_check_and_tiered():
 
 def test_generate_filters_by_tier_and_rejects_unknown_tiers():
     quick = RatingParams(random_playouts=8, greedy_playouts=8)
-    everything = list(run_generate(TAG, range(250), 100, SerialSource(), params=quick))
+    everything = list(run_generate(TAG, range(150), 100, SerialSource(), params=quick))
     tiers = {c.rating.tier for c in everything}
     assert len(tiers) >= 2
     tier = sorted(tiers)[0]
-    only = list(run_generate(TAG, range(250), 100, SerialSource(), tier=tier, params=quick))
+    only = list(run_generate(TAG, range(150), 100, SerialSource(), tier=tier, params=quick))
     assert [c.number for c in only] == [c.number for c in everything if c.rating.tier == tier]
     with pytest.raises(SurveyError, match="tier 'impossible'"):
         list(run_generate(TAG, range(10), 1, SerialSource(), tier="impossible"))
+
+
+def test_a_deal_that_kills_its_worker_is_reported_unknown_and_nothing_else_is_lost(tmp_path, monkeypatch):
+    monkeypatch.setenv(KILLERS_ENV, "7")
+    source = LocalPool(2)
+    try:
+        with open_store(tmp_path / "r.sqlite3") as store:
+            summary = run_survey(TAG, range(20), source, store=store).summary()
+            row = store.get("TY1-N-7", "toy-1")
+    finally:
+        source.close()
+    expected = brute_counts(n for n in range(20) if n != 7)
+    assert summary["deals"] == 20 and summary["unknown"] == 1 and summary["errors"] == 1
+    assert (summary["winnable"], summary["unwinnable"]) == (expected["winnable"], expected["unwinnable"])
+    assert row.verdict == "unknown" and "worker died" in row.error

@@ -39,10 +39,10 @@ def test_a_survey_and_generate_on_dask_match_the_local_run(cluster, tmp_path):
         assert [local[k] for k in ("deals", "winnable", "unwinnable", "unknown")] == [
             remote[k] for k in ("deals", "winnable", "unwinnable", "unknown")
         ]
-        on_dask = [c.to_json() for c in run_generate(TAG, range(200), 3, pool)]
+        on_dask = [c.to_json() for c in run_generate(TAG, range(100), 2, pool)]
     finally:
         pool.close()
-    assert on_dask == [c.to_json() for c in run_generate(TAG, range(200), 3, SerialSource())]
+    assert len(on_dask) == 2 and on_dask == [c.to_json() for c in run_generate(TAG, range(100), 2, SerialSource())]
 
 
 @pytest.mark.slow
