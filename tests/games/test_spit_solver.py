@@ -17,7 +17,7 @@ from solver.games.spit.solitaire import SolitaireLimitError, solitaire_count, so
 
 from test_spit_support import brute_value, pos, random_small_position
 
-SMALL = [random_small_position(seed) for seed in range(60)]
+SMALL = [random_small_position(seed) for seed in range(60)] + [random_small_position(1000 + seed, 7, 3) for seed in range(20)]
 LIMITS = Limits(max_positions=200_000, max_seconds=60)
 
 
