@@ -129,6 +129,8 @@ class SurveyStats:
 
     game: str
     solver_version: str
+    time_limit: float | None = None
+    node_limit: int | None = None
     winnable: int = 0
     unwinnable: int = 0
     unknown: int = 0
@@ -176,6 +178,8 @@ class SurveyStats:
             "nodes": self.nodes,
             "solve_seconds": self.times.summary(),
             "wall_seconds": round(time.monotonic() - self.started, 3),
+            "time_limit": self.time_limit,
+            "node_limit": self.node_limit,
         }
 
 
@@ -269,13 +273,6 @@ def parse_range(text: str) -> range:
 # -- the work a worker does -------------------------------------------------------------------
 
 
-def _solve_kwargs(entry: GameEntry, time_limit: float | None, node_limit: int | None, method: str | None) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"time_limit": time_limit, "node_limit": node_limit}
-    if method is not None:
-        kwargs["method"] = method
-    return kwargs
-
-
 def _stored(entry: GameEntry, number: int, result: Any, time_limit: float | None, node_limit: int | None) -> StoredResult:
     verdict = verdict_of(result)
     moves = getattr(result, "moves", None)
@@ -297,7 +294,10 @@ def _stored(entry: GameEntry, number: int, result: Any, time_limit: float | None
 def solve_deal(tag: str, number: int, time_limit: float | None, node_limit: int | None, method: str | None) -> StoredResult:
     """Solve one deal (runs on a worker; the game is looked up there by its tag)."""
     entry = get_game(tag)
-    result = entry.solve(entry.deal(number), **_solve_kwargs(entry, time_limit, node_limit, method))
+    kwargs: dict[str, Any] = {"time_limit": time_limit, "node_limit": node_limit}
+    if method is not None:
+        kwargs["method"] = method
+    result = entry.solve(entry.deal(number), **kwargs)
     return _stored(entry, number, result, time_limit, node_limit)
 
 
@@ -314,7 +314,8 @@ def rating_key(params: RatingParams) -> str:
     if params == DEFAULT_PARAMS:
         return RATING_VERSION
     p = params
-    return f"{RATING_VERSION}+r{p.random_playouts}g{p.greedy_playouts}s{p.solve_nodes}c{p.child_nodes}x{p.seed:x}"
+    return (f"{RATING_VERSION}+r{p.random_playouts}g{p.greedy_playouts}s{p.solve_nodes}c{p.child_nodes}"
+            f"x{p.seed:x}m{p.method}")
 
 
 def rating_detail(rating: Rating, line: str) -> str:
@@ -414,11 +415,14 @@ def run_survey(
     window: int | None = None,
     lookahead: int = 1024,
 ) -> SurveyStats:
-    """Solve every deal in `numbers` (or take it from the store) and count the verdicts."""
+    """Solve every deal in `numbers` (or take it from the store) and count the verdicts.
+
+    `time_limit` defaults to the game's own default, so every solve has a bound.
+    """
     entry = get_game(tag)
-    if time_limit is None and node_limit is None:
+    if time_limit is None:
         time_limit = entry.default_time_limit
-    stats = SurveyStats(entry.tag, entry.solver_version)
+    stats = SurveyStats(entry.tag, entry.solver_version, time_limit, node_limit)
 
     def count(result: StoredResult, cached: bool) -> None:
         stats.add(result, cached)

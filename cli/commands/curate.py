@@ -156,8 +156,7 @@ def survey(deals: int | None, range_text: str | None, sample: int | None, game: 
                                on_result=on_result)
         finally:
             progress.done()
-    summary = stats.summary() | selection | {"time_limit": time_limit if time_limit or node_limit
-                                             else get_game(tag).default_time_limit, "node_limit": node_limit}
+    summary = stats.summary() | selection
     if plot is not None:
         try:
             Path(plot).write_text(histogram_svg(stats.times, f"{get_game(tag).name}: solve times of "
