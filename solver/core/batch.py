@@ -22,8 +22,7 @@ import heapq
 import itertools
 import os
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
 
@@ -187,8 +186,20 @@ def run_jobs(
     in_flight: dict[Future[Any], Job] = {}
     suspects: deque[Job] = deque()  # jobs to rerun one at a time after a break or an error
 
+    def renew() -> None:
+        """Drop a broken pool: everything still in flight on it is lost and rerun alone."""
+        suspects.extend(in_flight.values())
+        in_flight.clear()
+        source.renew()
+
     def submit(job: Job) -> None:
-        in_flight[source.executor().submit(fn, *job.args)] = job
+        try:
+            future = source.executor().submit(fn, *job.args)
+        except BrokenExecutor:  # the pool broke before its failed futures were seen
+            suspects.appendleft(job)
+            renew()
+            return
+        in_flight[future] = job
 
     def failed(job: Job, reason: str) -> Outcome | None:
         tries = attempts.get(job.key, 0) + 1
@@ -221,11 +232,10 @@ def run_jobs(
                 job = in_flight.pop(future)
                 try:
                     value = future.result()
-                except BrokenProcessPool:
+                except BrokenExecutor:
                     broken = True
                     # Only a job that was alone in flight is known to have caused the break.
-                    alone = len(done) == 1 and not in_flight
-                    if alone:
+                    if len(done) == 1 and not in_flight:
                         outcome = failed(job, "worker died")
                         if outcome is not None:
                             yield outcome
@@ -240,11 +250,7 @@ def run_jobs(
                 tries = attempts.pop(job.key, 0) + 1
                 yield Outcome(job, value=value, attempts=tries)
             if broken:
-                # Every other job in flight fails with the pool: rerun each alone.
-                for future, job in list(in_flight.items()):
-                    suspects.append(job)
-                in_flight.clear()
-                source.renew()
+                renew()
     finally:
         for future in in_flight:
             future.cancel()

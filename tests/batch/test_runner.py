@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future
 from pathlib import Path
 
 import pytest
@@ -121,6 +121,34 @@ def test_a_job_that_raises_is_retried_then_reported(tmp_path):
     assert sorted(o.value for o in flaky) == [0, 1, 2] and all(o.attempts == 2 for o in flaky)
     broken = list(run_jobs(always_fails, [Job(5, (5,))], source, max_attempts=3))
     assert len(broken) == 1 and broken[0].attempts == 3 and "RuntimeError: broken 5" in broken[0].error
+
+
+class BreaksOnceSource(SerialSource):
+    """An executor that refuses the 3rd submission as a broken pool would, until renewed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.submissions = 0
+        self.renewals = 0
+        outer = self
+
+        class Refusing(SerialExecutor):
+            def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+                outer.submissions += 1
+                if outer.submissions == 3 and outer.renewals == 0:
+                    raise BrokenExecutor("a worker died")
+                return super().submit(fn, *args, **kwargs)
+
+        self.pool = Refusing()
+
+    def renew(self) -> None:
+        self.renewals += 1
+
+
+def test_a_pool_found_broken_at_submission_is_renewed_and_the_job_rerun():
+    source = BreaksOnceSource()
+    outcomes = list(run_jobs(square, [Job(i, (i,)) for i in range(6)], source, window=2))
+    assert sorted(o.value for o in outcomes) == [i * i for i in range(6)] and source.renewals == 1
 
 
 def test_bad_options_are_clear_errors():
