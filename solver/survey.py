@@ -481,6 +481,14 @@ def _curated(entry: GameEntry, rated: StoredRating) -> Curated:
     return Curated(rated.code, rated.number, rating, line)
 
 
+def _stored_curated(entry: GameEntry, rated: StoredRating) -> Curated | None:
+    """A stored rating made by these rules and still consistent, or None to rate the deal again."""
+    try:
+        return _curated(entry, rated)
+    except (ValueError, KeyError, TypeError):  # RatingError, SurveyError, bad JSON: stale or damaged
+        return None
+
+
 def run_generate(
     tag: str,
     numbers: Iterable[int],
@@ -510,8 +518,7 @@ def run_generate(
     outbox: deque[Curated] = deque()
     state = {"next": 0, "accepted": 0, "emitted": 0, "settled": 0}
 
-    def settle(index: int, rated: StoredRating | None) -> None:
-        curated = _curated(entry, rated) if rated is not None else None
+    def settle(index: int, curated: Curated | None) -> None:
         if curated is not None and tier is not None and curated.rating.tier != tier:
             curated = None
         settled[index] = curated
@@ -531,9 +538,10 @@ def run_generate(
                 return  # enough deals are settled or on their way; no need to scan further
             if store is not None:
                 code = entry.code(number)
-                rated = store.get_rating(code, entry.solver_version, key)
-                if rated is not None:
-                    settle(index, rated)
+                stored = store.get_rating(code, entry.solver_version, key)
+                curated = _stored_curated(entry, stored) if stored is not None else None
+                if curated is not None:
+                    settle(index, curated)
                     continue
                 known = store.lookup(code, entry.solver_version)
                 if known is not None and known.verdict == "unwinnable":
@@ -563,7 +571,8 @@ def run_generate(
                     store.put(result)
                     if rated_deal.rating is not None:
                         store.put_rating(rated_deal.rating)
-                settle(index, rated_deal.rating if result.verdict == "winnable" else None)
+                rated = rated_deal.rating if result.verdict == "winnable" else None
+                settle(index, _curated(entry, rated) if rated is not None else None)
             yield from drain()
             if state["emitted"] >= count:
                 return

@@ -216,3 +216,12 @@ def test_a_deal_that_kills_its_worker_is_reported_unknown_and_nothing_else_is_lo
     assert summary["deals"] == 20 and summary["unknown"] == 1 and summary["errors"] == 1
     assert (summary["winnable"], summary["unwinnable"]) == (expected["winnable"], expected["unwinnable"])
     assert row.verdict == "unknown" and "worker died" in row.error
+
+
+def test_a_damaged_or_stale_stored_rating_is_made_again(tmp_path):
+    with open_store(tmp_path / "r.sqlite3") as store:
+        first = curated_lines(source=SerialSource(), store=store)
+        store._conn.execute("UPDATE ratings SET detail = replace(detail, '\"traps\":', '\"traps\":1')")
+        store.flush()
+        again = curated_lines(source=SerialSource(), store=store)
+    assert again == first
