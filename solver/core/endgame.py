@@ -193,7 +193,9 @@ def answer(
             "seat": ask.seat,
             "status": sol.status,
             "value": sol.value,
-            "word": ask.word(sol.value) if sol.status == SOLVED else "unknown",
+            "word": ask.word(sol.value) if sol.status == SOLVED else _unknown_word(ask, sol.extra.get("bounds")),
+            "bounds": sol.extra.get("bounds"),
+            "graph_complete": sol.extra.get("complete"),
             "moves": [
                 {
                     "move": adapter.format_move(position, mv.move),
@@ -227,6 +229,18 @@ def answer(
     if callable(extra):  # optional: structured facts about the position
         report["extra"] = extra(position)
     return report
+
+
+def _unknown_word(ask: Ask, bounds: dict[str, Any] | None) -> str:
+    """"unknown", with what the explored part proves when it proves something."""
+    if not bounds:
+        return "unknown"
+    parts = []
+    if bounds.get("at_least") is not None:
+        parts.append(f"at least {ask.word(bounds['at_least'])}")
+    if bounds.get("at_most") is not None:
+        parts.append(f"at most {ask.word(bounds['at_most'])}")
+    return f"unknown ({', '.join(parts)})" if parts else "unknown"
 
 
 def _formatted_line(adapter: EndgameAdapter, position: Any, line: Sequence[Any]) -> list[dict[str, Any]]:

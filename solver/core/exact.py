@@ -27,6 +27,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Generic, Hashable, Sequence
 
+import numpy as np
+
 from .game import Game, M, P, Question, Terminal, is_acyclic
 
 SOLVED = "solved"
@@ -106,12 +108,14 @@ def _rss_bytes() -> int:
 class _Budget:
     """Checks limits cheaply: the clock and memory only every `every` ticks."""
 
-    def __init__(self, limits: Limits, every: int = 2048) -> None:
+    def __init__(self, limits: Limits, every: int = 2048, explore_share: float = 1.0) -> None:
         self.limits = limits
         self.start = time.perf_counter()
         self.rss0 = _rss_bytes()
         self.every = every
         self.ticks = 0
+        self.explore_share = explore_share  # share of the time (and memory) the exploration may use
+        self.exploring = True
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -127,10 +131,11 @@ class _Budget:
 
     def check_now(self) -> None:
         limits = self.limits
-        if limits.max_seconds is not None and self.elapsed() > limits.max_seconds:
+        share = self.explore_share if self.exploring else 1.0
+        if limits.max_seconds is not None and self.elapsed() > limits.max_seconds * share:
             raise _LimitHit(f"time limit {limits.max_seconds:g} s reached")
         if limits.max_memory_bytes is not None and self.rss0:
-            if _rss_bytes() - self.rss0 > limits.max_memory_bytes:
+            if _rss_bytes() - self.rss0 > limits.max_memory_bytes * share:
                 raise _LimitHit(f"memory limit {limits.max_memory_bytes} bytes reached")
 
 
@@ -194,6 +199,12 @@ class Graph:
     terminals: list[Terminal]
     key_bytes: int
     nodes: int
+    expanded: int = -1  # positions whose moves were generated; the rest (a limit was hit) are the frontier
+    reason: str = ""  # the limit that stopped the exploration, "" when the graph is complete
+
+    @property
+    def complete(self) -> bool:
+        return not self.reason
 
     @property
     def size(self) -> int:
@@ -210,8 +221,14 @@ class Graph:
         return self.seat.translate(table)
 
 
-def build_graph(game: Game[P, M], root: P, budget: _Budget) -> Graph:
-    """Breadth-first exploration of every position reachable from `root`."""
+FRONTIER = -2  # `Graph.term` of a position discovered but not expanded when a limit stopped the search
+
+
+def build_graph(game: Game[P, M], root: P, budget: _Budget, partial: bool = False) -> Graph:
+    """Breadth-first exploration of every position reachable from `root`.
+
+    With `partial`, a limit hit during exploration returns the graph built so far (its
+    unexpanded positions marked FRONTIER, `reason` set) instead of raising."""
     index: dict[Hashable, int] = {}
     seat = bytearray()
     term = array("i")
@@ -225,16 +242,33 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget) -> Graph:
     successors = getattr(game, "successors", None)
 
     index[key_of(root)] = 0
-    frontier: deque[P] = deque([root])
+    make_kernel = getattr(game, "kernel", None)
     try:
-        _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal, apply,
-                 terminal, to_move, successors, budget)
+        if make_kernel is not None:
+            kernel = make_kernel(root)
+            _explore_kernel(deque([key_of(root)]), index, seat, term, succ_start, succ, terminals, terminal_index,
+                            kernel.successors, kernel.terminal, kernel.to_move, budget)
+        else:
+            _explore(deque([root]), index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal,
+                     apply, terminal, to_move, successors, budget)
     except _LimitHit as hit:
-        hit.positions, hit.nodes = len(index), len(succ)
-        raise
+        if not partial:
+            hit.positions, hit.nodes = len(index), len(succ)
+            raise
+        reason = hit.reason
+        if len(succ_start) == len(term):  # stopped inside an expansion: that position joins the frontier
+            del succ[succ_start[-1]:]
+            term.pop()
+            seat.pop()
+    else:
+        reason = ""
+    expanded = len(term)
+    for _ in range(len(index) - expanded):  # the frontier: discovered, never expanded
+        term.append(FRONTIER)
+        seat.append(0)
+        succ_start.append(len(succ))
     key_bytes += sum(map(sizeof, index))
-    budget.check_now()
-    return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, len(succ))
+    return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, len(succ), expanded, reason)
 
 
 def _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal, apply,
@@ -268,23 +302,47 @@ def _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_
         succ_start.append(len(succ))
 
 
+def _explore_kernel(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, kernel_successors,
+                    kernel_terminal, kernel_to_move, budget) -> None:
+    """`_explore` over a game's packed kernel: positions are their own keys."""
+    check = budget.check
+    append = succ.append
+    while frontier:
+        key = frontier.popleft()
+        result = kernel_terminal(key)
+        if result is not None:
+            slot = terminal_index.get(result)
+            if slot is None:
+                slot = terminal_index[result] = len(terminals)
+                terminals.append(result)
+            term.append(slot)
+            seat.append(0)
+            succ_start.append(len(succ))
+            continue
+        term.append(-1)
+        seat.append(kernel_to_move(key))
+        for child in kernel_successors(key):
+            child_index = index.get(child)
+            if child_index is None:
+                child_index = len(index)
+                index[child] = child_index
+                frontier.append(child)
+                check(child_index + 1)
+            append(child_index)
+        succ_start.append(len(succ))
+
+
 def _predecessors(graph: Graph) -> tuple[array, array]:
-    """Reverse CSR: for each position the list of positions with an edge into it."""
+    """Reverse CSR: for each position the list of positions with an edge into it (numpy sort)."""
     n = graph.size
-    succ, succ_start = graph.succ, graph.succ_start
-    count = array("q", bytes(8 * (n + 1)))
-    for child in succ:
-        count[child + 1] += 1
-    for i in range(n):
-        count[i + 1] += count[i]
-    fill = array("q", count)
-    pred = array("i", bytes(4 * len(succ)))
-    for parent in range(n):
-        for e in range(succ_start[parent], succ_start[parent + 1]):
-            child = succ[e]
-            pred[fill[child]] = parent
-            fill[child] += 1
-    return count, pred
+    succ = np.frombuffer(graph.succ, dtype=np.int32) if len(graph.succ) else np.zeros(0, dtype=np.int32)
+    starts = np.frombuffer(graph.succ_start, dtype=np.int64)
+    parents = np.repeat(np.arange(n, dtype=np.int32), np.diff(starts))
+    order = np.argsort(succ, kind="stable")
+    pred = array("i", parents[order].astype(np.int32).tobytes())
+    counts = np.bincount(succ, minlength=n)
+    pred_start = array("q", np.concatenate(([0], np.cumsum(counts))).astype(np.int64).tobytes())
+    return pred_start, pred
 
 
 def _attractor(
@@ -300,7 +358,7 @@ def _attractor(
     n = graph.size
     succ_start = graph.succ_start
     inside = bytearray(n)
-    counter = array("i", (succ_start[i + 1] - succ_start[i] for i in range(n)))
+    counter = array("i", np.diff(np.frombuffer(succ_start, dtype=np.int64)).astype(np.int32).tobytes())
     local = array("i", bytes(4 * n))
     queue = deque()
     for g in goal:
@@ -334,7 +392,7 @@ def _merge_dist(inside: bytearray, local: array, dist: array) -> bytearray:
 
 
 def retrograde_values(
-    graph: Graph, question: Question, preds: tuple[array, array] | None = None
+    graph: Graph, question: Question, preds: tuple[array, array] | None = None, frontier_value: int | None = None
 ) -> tuple[list[int], array, array]:
     """Value of every position (as an index into the returned sorted value list) and its
     distance-to-resolution, by one attractor pass per threshold of the value range.
@@ -342,11 +400,15 @@ def retrograde_values(
     For a threshold t above the draw value, the maximizing side reaches value ≥ t only by forcing
     a terminal ≥ t (max's attractor). For t at or below it, infinite play already gives ≥ t, so
     max gets ≥ t unless the minimizing side can force a terminal < t (min's attractor).
+
+    On a partial graph the frontier positions count as terminals worth `frontier_value`: a very
+    low value gives every position a lower bound of its true value, a very high one an upper bound.
     """
     n = graph.size
     draw_value = question.draw_value
     values = [question.value(t) for t in graph.terminals]
-    levels = sorted(set(values) | {draw_value})
+    extra = {frontier_value} if frontier_value is not None else set()
+    levels = sorted(set(values) | {draw_value} | extra)
     term = graph.term
     side = graph.side(question)
     pred_start, pred = preds if preds is not None else _predecessors(graph)
@@ -356,74 +418,110 @@ def retrograde_values(
     # result[i] = index into levels; start at the draw level and move up or down.
     result = array("i", [draw_level]) * n
     dist = array("i", [-1]) * n
-    terminals = [i for i in range(n) if term[i] >= 0]
+    frontier_level = level_of[frontier_value] if frontier_value is not None else -1
+    terminals = [i for i in range(n) if term[i] >= 0 or (term[i] == FRONTIER and frontier_value is not None)]
+    level_at = {i: (term_level[term[i]] if term[i] >= 0 else frontier_level) for i in terminals}
     for i in terminals:
         dist[i] = 0
     # Above the draw: highest thresholds first, so a position's first attractor is its value's.
     for k in range(len(levels) - 1, draw_level, -1):
-        goal = [i for i in terminals if term_level[term[i]] >= k]
+        goal = [i for i in terminals if level_at[i] >= k]
         inside = _attractor(graph, side, pred_start, pred, goal, 1, dist)
         for i in range(n):
             if inside[i] and result[i] == draw_level:
                 result[i] = k
     # At or below the draw: min forces below level k; lowest first for the same reason.
     for k in range(1, draw_level + 1):
-        goal = [i for i in terminals if term_level[term[i]] < k]
+        goal = [i for i in terminals if level_at[i] < k]
         inside = _attractor(graph, side, pred_start, pred, goal, 0, dist)
         for i in range(n):
             if inside[i] and result[i] == draw_level:
                 result[i] = k - 1
     for i in terminals:
-        result[i] = term_level[term[i]]
+        result[i] = level_at[i]
     return levels, result, dist
 
 
 def _unknown(game: Game[P, M], root: P, question: Question, method: str, positions: int, nodes: int,
-             seconds: float, reason: str) -> Solution[P, M]:
+             seconds: float, reason: str, bytes_per_position: float = 0.0) -> Solution[P, M]:
     moves = tuple(MoveValue(m, None) for m in game.legal_moves(root)) if game.terminal(root) is None else ()
-    return Solution(UNKNOWN, None, moves, (), "none", None, method, positions, nodes, 0, seconds, 0.0,
-                    reason, question.draw_value)
+    return Solution(UNKNOWN, None, moves, (), "none", None, method, positions, nodes, nodes, seconds,
+                    bytes_per_position, reason, question.draw_value, {"complete": False})
+
+
+BOUND = 1 << 40  # stands for "anything" at the frontier of a partial graph
 
 
 def _retrograde(
     game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int
 ) -> list[Solution[P, M]]:
-    budget = _Budget(limits)
-    try:
-        graph = build_graph(game, root, budget)
-    except _LimitHit as hit:
-        return [_unknown(game, root, q, "retrograde", hit.positions, hit.nodes, budget.elapsed(), hit.reason)
-                for q in questions]
+    """Build the graph once, then answer each question. When a limit stops the exploration, the
+    partial graph still settles every position whose value does not depend on the frontier:
+    values are computed twice, with the frontier worth -BOUND and +BOUND, and where the two agree
+    the value is exact (e.g. a win forced inside the explored part); elsewhere it is unknown,
+    with the bounds reported."""
+    budget = _Budget(limits, explore_share=0.6)
+    graph = build_graph(game, root, budget, partial=True)
     build_seconds = budget.elapsed()
-    preds = _predecessors(graph)
+    budget.exploring = False
     index = graph.index
     n = graph.size
-    nbytes = graph.nbytes() + sum(a.buffer_info()[1] * a.itemsize for a in preds)
     solutions: list[Solution[P, M]] = []
+    # the predecessor arrays take 8 bytes per position and 4 per move
+    nbytes = graph.nbytes() + 8 * (n + 1) + 4 * len(graph.succ)
+    try:
+        budget.check_now()
+        preds = _predecessors(graph)
+    except _LimitHit as hit:
+        return [_unknown(game, root, q, "retrograde", n, graph.nodes, budget.elapsed(), hit.reason, nbytes / n)
+                for q in questions]
+    extra_info = {"graph_seconds": round(build_seconds, 4), "complete": graph.complete, "expanded": graph.expanded}
     for question in questions:
         started = budget.elapsed()
+        draw = question.draw_value
         try:
             budget.check_now()
-            levels, result, dist = retrograde_values(graph, question, preds)
+            if graph.complete:
+                low = high = retrograde_values(graph, question, preds)
+            else:
+                low = retrograde_values(graph, question, preds, -BOUND)
+                budget.check_now()
+                high = retrograde_values(graph, question, preds, BOUND)
             budget.check_now()
         except _LimitHit as hit:
-            solutions.append(_unknown(game, root, question, "retrograde", n, graph.nodes, budget.elapsed(), hit.reason))
+            solutions.append(_unknown(game, root, question, "retrograde", n, graph.nodes, budget.elapsed(), hit.reason,
+                                      nbytes / n))
             continue
 
-        def value_of(position: P, levels: list[int] = levels, result: array = result, dist: array = dist) -> tuple[int, int]:
-            i = index[game.key(position)]
-            return levels[result[i]], dist[i]
+        def bounds(position: P, low=low, high=high) -> tuple[int, int, int, int]:
+            i = index.get(game.key(position))
+            if i is None:
+                return -BOUND, BOUND, -1, -1
+            return low[0][low[1][i]], high[0][high[1][i]], low[2][i], high[2][i]
 
-        root_value = value_of(root)[0]
+        def value_of(position: P) -> tuple[int | None, int]:
+            lo, hi, dist_lo, dist_hi = bounds(position)
+            if lo != hi:
+                return None, -1
+            # a win for max was forced against the pessimistic frontier, a win for min against the optimistic one
+            return lo, (dist_lo if lo > draw else dist_hi if lo < draw else dist_lo)
+
+        root_lo, root_hi, _, _ = bounds(root)
         moves: list[MoveValue[M]] = []
         if game.terminal(root) is None:
             for move in game.legal_moves(root):
                 moves.append(MoveValue(move, value_of(game.apply(root, move))[0]))
-        line, end, final = _principal_line(game, root, question, value_of, max_line)
         seconds = build_seconds + budget.elapsed() - started
-        solutions.append(Solution(SOLVED, root_value, tuple(moves), tuple(line), end, final, "retrograde", n,
-                                  graph.nodes, len(graph.succ), seconds, nbytes / n, "", question.draw_value,
-                                  {"graph_seconds": build_seconds}))
+        info = dict(extra_info)
+        if root_lo != root_hi:
+            info["bounds"] = {"at_least": None if root_lo == -BOUND else root_lo,
+                              "at_most": None if root_hi == BOUND else root_hi}
+            solutions.append(Solution(UNKNOWN, None, tuple(moves), (), "none", None, "retrograde", n, graph.nodes,
+                                      len(graph.succ), seconds, nbytes / n, graph.reason, draw, info))
+            continue
+        line, end, final = _principal_line(game, root, question, value_of, max_line)
+        solutions.append(Solution(SOLVED, root_lo, tuple(moves), tuple(line), end, final, "retrograde", n,
+                                  graph.nodes, len(graph.succ), seconds, nbytes / n, "", draw, info))
     return solutions
 
 

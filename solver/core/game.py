@@ -43,6 +43,13 @@ class Game(Protocol[P, M]):
     the position it leads to, in `legal_moves` order. A game may offer it as a fast path (e.g.
     skipping the per-move legality check `apply` must make); the core uses it when present and
     the conformance test checks it agrees with `legal_moves` + `apply`.
+
+    Optional method: ``kernel(position) -> kernel`` — the rules again on packed keys, for the
+    core's hot loop: an object with ``successors(key) -> list[key]`` (the keys of every legal
+    move's result; duplicates may be merged), ``terminal(key)`` (the same result objects as
+    `terminal`) and ``to_move(key)``, valid for every position reachable from `position`.
+    The retrograde solver then explores keys only (no position objects) and maps positions in
+    via `key`; the conformance test checks kernel and rules agree along playouts.
     """
 
     name: str  # "shithead", "eight-and-a-half", "golf", "spit"

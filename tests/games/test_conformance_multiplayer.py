@@ -4,7 +4,8 @@ A game joins by defining ENDGAME_ADAPTERS (or ENDGAME_ADAPTER) in a module of so
 seeded random playouts from its sample positions check the `Game` contract the exact core
 relies on: seats and players, legal moves never empty before the end and empty after it, every
 legal move applies (purely), keys stable and equal for equal positions, JSON round trips,
-moves that format, and the optional `successors` fast path agreeing with `legal_moves` + `apply`.
+moves that format, and the optional `successors` fast path and packed `kernel` agreeing with
+`legal_moves` + `apply`.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ def _check_position(adapter, position, players: int) -> None:
     moves = list(game.legal_moves(position))
     if result is not None:
         assert moves == [], "legal moves after the end"
+        kernel = getattr(game, "kernel", None)
+        if kernel is not None:
+            assert kernel(position).terminal(key) == result
         return
     assert moves, "no legal move before the end"
     assert 0 <= game.to_move(position) < players
@@ -88,6 +92,12 @@ def _check_position(adapter, position, players: int) -> None:
         assert adapter.position_to_json(position) == before, "apply changed its input"
         assert game.key(game.apply(position, move)) == game.key(child), "apply is not deterministic"
         children.append(child)
+    kernel = getattr(game, "kernel", None)
+    if kernel is not None:  # the packed hot loop must agree with the rules
+        k = kernel(position)
+        assert k.to_move(key) == game.to_move(position)
+        assert k.terminal(key) is None
+        assert set(k.successors(key)) == {game.key(c) for c in children}
     successors = getattr(game, "successors", None)
     if successors is not None:
         fast = list(successors(position))

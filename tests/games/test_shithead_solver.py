@@ -35,7 +35,7 @@ def test_agrees_with_brute_force_on_small_tables() -> None:
         if max(len(x) for x in p.face_up + p.face_down) > 3:
             continue
         result = solve(GAME, p, WinLoss(0), Limits(max_positions=80))
-        if result.status != SOLVED:
+        if not result.extra["complete"]:
             continue
         assert result.value == brute_force(GAME, p, WinLoss(0)), p.to_json()
         for mv in result.moves:
@@ -54,7 +54,7 @@ def test_three_players_coalition_agrees_with_brute_force() -> None:
             continue
         questions = [avoid_last(s) for s in range(3)]
         results = solve_all(GAME, p, questions, Limits(max_positions=60))
-        if results[0].status != SOLVED:
+        if not results[0].extra["complete"]:
             continue
         for q, r in zip(questions, results):
             assert r.value == brute_force(GAME, p, q), (p.to_json(), q.seat)
@@ -115,6 +115,37 @@ def test_answer_report_for_three_players() -> None:
     assert by_seat[0]["word"] == "no, can avoid it"
     for q in report["questions"]:
         assert q["status"] == "solved" and q["line_outcome"] is not None
+
+
+def test_partial_graphs_give_exact_values_or_unknown_with_bounds() -> None:
+    """With a position limit the explored part still settles what does not depend on the frontier:
+    every value it reports must equal the full solve's, and every bound must hold."""
+    exact = bounded = 0
+    for seed in range(60):
+        p = _random_table(5000 + seed, size=(6, 8))
+        if max(len(x) for x in p.face_up + p.face_down) > 3:
+            continue
+        if exact + bounded >= 12:
+            break
+        full = solve(GAME, p, WinLoss(0), Limits(max_positions=30_000))
+        if full.status != SOLVED or full.positions < 400:
+            continue
+        part = solve(GAME, p, WinLoss(0), Limits(max_positions=full.positions // 4))
+        assert not part.extra["complete"]
+        if part.status == SOLVED:
+            exact += 1
+            assert part.value == full.value
+            end = replay_line(GAME, p, part.line)
+            if part.line_end == "terminal":
+                assert WinLoss(0).value(GAME.terminal(end)) == part.value
+        else:
+            bounded += 1
+            b = part.extra["bounds"]
+            assert b["at_least"] is None or b["at_least"] <= full.value
+            assert b["at_most"] is None or full.value <= b["at_most"]
+        for a, f in zip(part.moves, full.moves):
+            assert a.value is None or a.value == f.value
+    assert exact >= 1 and exact + bounded >= 10
 
 
 def test_limit_gives_unknown_for_a_full_deal() -> None:
