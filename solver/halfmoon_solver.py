@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from solver.core.results import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
-from solver.core.solitaire import RefutedSet, restart_budgets, solve_solitaire
+from solver.core.solitaire import RefutedSet, solve_solitaire
 from solver.cpsat.halfmoon import solve_cpsat
 from solver.games.halfmoon import Move, Position, replay
-from solver.games.halfmoon_search import HalfMoonSearch, concretize
+from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from, search_budgets
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
 SOLVER_VERSION = "hm-solver-1"
@@ -73,16 +73,20 @@ class Phase:
     """One step of the portfolio: a search with a node budget or a CP-SAT run."""
 
     method: str
-    budget: float | None  # nodes for search, deterministic seconds for CP-SAT; None = rest
+    budget: float | None  # nodes for search, deterministic time for CP-SAT; None = rest
 
 
-#: The `auto` portfolio. Budgets are machine-independent (nodes, deterministic time).
+#: The `auto` portfolio. Budgets are machine-independent (nodes, CP-SAT deterministic time).
 PORTFOLIO: tuple[Phase, ...] = (
-    Phase("search", 3_000),
-    Phase("cpsat", 2.0),
-    Phase("search", 200_000),
+    Phase("search", 20_000),
+    Phase("cpsat", 0.1),
+    Phase("search", 2_000_000),
     Phase("cpsat", None),
 )
+#: In `auto`, the search hands a subtree to CP-SAT once it has cost this many nodes ...
+ORACLE_AFTER = 3000
+#: ... with this much CP-SAT deterministic time per call.
+ORACLE_DETERMINISTIC = 0.02
 
 
 def _check_method(method: str) -> str:
@@ -104,23 +108,41 @@ def verify_line(position: Position, moves: Iterable[Move]) -> tuple[Move, ...]:
 
 
 class _Session:
-    """State shared across the phases of one solve (refutations survive restarts)."""
+    """State shared across the phases of one solve: refutations and restarts carry over."""
 
-    def __init__(self, position: Position, deadline: Deadline, node_limit: int | None, seed: int, tt_bytes: int):
+    def __init__(self, position: Position, deadline: Deadline, node_limit: int | None, seed: int,
+                 tt_bytes: int, use_oracle: bool):
         self.position = position
         self.deadline = deadline
         self.node_limit = node_limit
         self.seed = seed
         self.nodes = 0
-        self.limits = Limits(tt_bytes=tt_bytes)
-        self.table = RefutedSet(self.limits.tt_entries)
-        self.proj_cache: dict = {}
-        self.state = HalfMoonSearch(position, proj_cache=self.proj_cache)
-        self.stats: dict[str, Any] = {"phases": []}
+        self.search_nodes = 0
+        self.tt_bytes = tt_bytes
+        self.table = RefutedSet(Limits(tt_bytes=tt_bytes).tt_entries)
+        self.state = HalfMoonSearch(position)
+        self.schedule = search_budgets()
+        self.runs = 0
+        self.asked: set = set()
+        self.use_oracle = use_oracle
+        self.stats: dict[str, Any] = {"phases": [], "oracle_calls": 0}
+
+    def oracle(self, prefix: tuple) -> tuple | bool | None:
+        """CP-SAT on the position a search line reaches (see `solve_solitaire`'s oracle)."""
+        _, reached = concretize_from(self.position, prefix)
+        result = solve_cpsat(reached, time_limit=self.deadline.remaining(),
+                             deterministic_limit=ORACLE_DETERMINISTIC, seed=self.seed)
+        self.nodes += result.branches
+        self.stats["oracle_calls"] += 1
+        if result.verdict is Verdict.UNWINNABLE:
+            return False
+        if result.verdict is Verdict.WINNABLE and result.moves is not None:
+            return tuple(abstract_line(reached, result.moves))
+        return None
 
     def search(self, budget: int | None) -> SolveResult | None:
         if self.node_limit is not None:
-            left = self.node_limit - self.nodes
+            left = self.node_limit - self.search_nodes
             if left <= 0:
                 return None
             budget = left if budget is None else min(budget, left)
@@ -130,19 +152,27 @@ class _Session:
         started = time.perf_counter()
         result = solve_solitaire(
             self.state,
-            Limits(time_limit=remaining, node_limit=budget, tt_bytes=self.limits.tt_bytes),
-            budgets=restart_budgets(),
+            Limits(time_limit=remaining, node_limit=budget, tt_bytes=self.tt_bytes),
+            budgets=self.schedule,
             seed=self.seed,
             refuted=self.table,
+            unsalted_runs=2,
+            oracle=self.oracle if self.use_oracle else None,
+            oracle_after=ORACLE_AFTER,
+            oracle_asked=self.asked,
+            first_run=self.runs,
         )
+        self.runs = result.stats["runs"]
         self.nodes += result.nodes
+        self.search_nodes += result.nodes
         self.stats["phases"].append({"method": "search", "nodes": result.nodes, "verdict": result.verdict.value,
                                      "seconds": round(time.perf_counter() - started, 6)})
         self.stats["refuted"] = len(self.table)
         if result.verdict is Verdict.UNKNOWN:
             return None
         moves = concretize(self.position, result.line) if result.line is not None else None
-        return self._result(result.verdict, moves, "search")
+        method = "cpsat" if result.stats["oracle"]["decided"] else "search"
+        return self._result(result.verdict, moves, method)
 
     def cpsat(self, deterministic: float | None) -> SolveResult | None:
         remaining = self.deadline.remaining()
@@ -182,7 +212,7 @@ def solve(
         time_limit = DEFAULT_TIME_LIMIT
     Limits(time_limit=time_limit, node_limit=node_limit, tt_bytes=tt_bytes)  # validates
     started = time.perf_counter()
-    session = _Session(position, Deadline.after(time_limit), node_limit, seed, tt_bytes)
+    session = _Session(position, Deadline.after(time_limit), node_limit, seed, tt_bytes, use_oracle=method == "auto")
     if method == "search":
         phases: tuple[Phase, ...] = (Phase("search", None),)
     elif method == "cpsat":

@@ -17,7 +17,7 @@ wrong).
 from __future__ import annotations
 
 import time
-from typing import Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from dealcodes.rng import SplitMix64
 
@@ -51,6 +51,9 @@ class SolitaireState(Protocol[M]):
     def make(self, move: M) -> None: ...
 
     def unmake(self, move: M) -> None: ...
+
+    # Optional: ``begin_run(run: int) -> None`` is called before each restart (run 0 is
+    # the first), so a game can spend more effort per node once a cheap dive has failed.
 
 
 class RefutedSet:
@@ -99,6 +102,30 @@ def restart_budgets(first: int = 2000, factor: float = 4.0) -> Iterable[int]:
         budget *= factor
 
 
+class Oracle(Protocol[M]):
+    """An outside decision procedure the search may consult on expensive subtrees.
+
+    Called with the line that leads from the start to the node in question (the search
+    state itself may be deeper, so an oracle works from the line); returns a winning
+    continuation (moves to make from that node), False when the node is provably lost,
+    or None when it cannot tell.
+    """
+
+    def __call__(self, prefix: Sequence[M]) -> Sequence[M] | bool | None: ...
+
+
+class OracleLineError(AssertionError):
+    """An oracle's continuation did not win when made on the state (a bug in the oracle)."""
+
+
+class _Unwind(Exception):
+    """Carries an oracle's answer for an ancestor frame up the recursion to that frame."""
+
+    def __init__(self, depth: int, continuation: Sequence | None) -> None:
+        self.depth = depth
+        self.continuation = continuation
+
+
 def solve_solitaire(
     state: SolitaireState[M],
     limits: Limits = Limits(),
@@ -106,21 +133,72 @@ def solve_solitaire(
     seed: int = 0,
     refuted: RefutedSet | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    unsalted_runs: int = 1,
+    oracle: Oracle[M] | None = None,
+    oracle_after: int = 5000,
+    oracle_asked: set[Hashable] | None = None,
+    first_run: int = 0,
 ) -> SearchResult[M]:
     """Depth-first search for a winning line from `state` (restored to its start on return).
 
     `budgets` is the restart schedule (node budgets per run; the last run may be cut by
     `limits.node_limit`); None searches once without restarts. Restart k > 0 uses a salt
     drawn from SplitMix64(`seed`), so runs are reproducible. The verdict is `unknown` only
-    when a limit stopped the search before it proved either answer.
+    when a limit stopped the search before it proved either answer. The first
+    `unsalted_runs` runs use the game's own order (salt 0): useful when a game spends
+    different effort per run (see `begin_run`). `first_run` continues the numbering of
+    an earlier call on the same state (with the same `refuted` set), so that a caller can
+    split one search into phases.
+
+    `oracle`, if given, is consulted at most once every `oracle_after` nodes, on the
+    shallowest node of the current line whose subtree has cost `oracle_after` nodes
+    without a win and that was never asked (`oracle_asked` remembers keys across calls).
+    A search that went wrong near the top of a big dead subtree thus hands that subtree
+    to a method that may prove it lost much faster; a False is stored as a refutation,
+    a continuation ends the search with a win.
     """
     started = clock()
     deadline = Deadline.after(limits.time_limit)
     table = refuted if refuted is not None else RefutedSet(limits.tt_entries)
+    asked = oracle_asked if oracle_asked is not None else set()
     rng = SplitMix64(seed)
+    for _ in range(max(0, first_run - unsalted_runs)):
+        rng.next()
     path: list[M] = []
+    frames: list[list] = []  # per depth: [nodes when entered, key, path length]
     nodes = 0
     run_limit = 0
+    last_consult = 0
+    oracle_stats: dict[str, Any] = {"calls": 0, "refuted": 0, "won": 0, "decided": False}
+
+    def consult() -> None:
+        """Ask the oracle about the shallowest eligible frame; raise _Unwind on an answer."""
+        nonlocal last_consult
+        for depth, (entered, key, length) in enumerate(frames):
+            if nodes - entered < oracle_after or key in asked:
+                continue
+            if deadline.expired():
+                raise _Stop("time")
+            asked.add(key)
+            last_consult = nodes
+            oracle_stats["calls"] += 1
+            answer = oracle(tuple(path[:length])) if oracle is not None else None
+            if answer is None:
+                return
+            if answer is False:
+                oracle_stats["refuted"] += 1
+                raise _Unwind(depth, None)
+            raise _Unwind(depth, tuple(answer))  # type: ignore[arg-type]
+        last_consult = nodes
+
+    def finish(continuation: Sequence[M]) -> bool:
+        for move in continuation:
+            state.make(move)
+            path.append(move)
+        if not state.is_won():
+            raise OracleLineError("the oracle's continuation does not win")
+        oracle_stats["won"] += 1
+        return True
 
     def dfs() -> bool:
         nonlocal nodes
@@ -132,23 +210,44 @@ def solve_solitaire(
         if state.is_dead():
             table.add(key)
             return False
-        for move in state.ordered_moves(salt):
-            nodes += 1
-            if nodes >= run_limit:
-                raise _Stop("nodes")
-            if not nodes % CLOCK_EVERY and deadline.expired():
-                raise _Stop("time")
-            state.make(move)
-            path.append(move)
-            if dfs():
-                return True
-            path.pop()
-            state.unmake(move)
+        depth = len(frames)
+        frames.append([nodes, key, len(path)])
+        try:
+            for move in state.ordered_moves(salt):
+                nodes += 1
+                if nodes >= run_limit:
+                    raise _Stop("nodes")
+                if not nodes % CLOCK_EVERY and deadline.expired():
+                    raise _Stop("time")
+                state.make(move)
+                path.append(move)
+                try:
+                    won = dfs()
+                    if won:
+                        return True
+                    path.pop()
+                    state.unmake(move)
+                    if oracle is not None and nodes - last_consult >= oracle_after:
+                        consult()
+                except _Unwind as unwind:
+                    if path and len(path) > frames[depth][2]:
+                        path.pop()
+                        state.unmake(move)
+                    if unwind.depth != depth:
+                        raise
+                    if unwind.continuation is None:
+                        oracle_stats["decided"] = depth == 0
+                        break
+                    oracle_stats["decided"] = True
+                    return finish(unwind.continuation)
+        finally:
+            frames.pop()
         table.add(key)
         return False
 
     schedule = iter(budgets) if budgets is not None else iter(())
-    runs = 0
+    begin_run = getattr(state, "begin_run", None)
+    runs = first_run
     stopped: str | None = None
     while True:
         budget = next(schedule, None)
@@ -159,7 +258,9 @@ def solve_solitaire(
             run_limit = nodes + budget
             if total_cap is not None:
                 run_limit = min(run_limit, total_cap + 1)
-        salt = 0 if runs == 0 else rng.next() | 1
+        salt = 0 if runs < unsalted_runs else rng.next() | 1
+        if begin_run is not None:
+            begin_run(runs)
         runs += 1
         try:
             won = dfs()
@@ -179,7 +280,7 @@ def solve_solitaire(
                 state.unmake(move)
             verdict = Verdict.WINNABLE if won else Verdict.UNWINNABLE
             return SearchResult(verdict, line if won else None, nodes, clock() - started, None,
-                                {"runs": runs, "refuted": len(table)})
+                                {"runs": runs, "refuted": len(table), "oracle": oracle_stats})
         if stopped == "time" or (total_cap is not None and nodes >= total_cap) or budget is None:
             return SearchResult(Verdict.UNKNOWN, None, min(nodes, total_cap or nodes), clock() - started,
-                                stopped, {"runs": runs, "refuted": len(table)})
+                                stopped, {"runs": runs, "refuted": len(table), "oracle": oracle_stats})

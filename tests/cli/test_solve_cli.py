@@ -1,0 +1,86 @@
+"""`halfmoon solve` and `halfmoon hint` from the command line."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+from dealcodes import deal_from_code
+from solver.games.halfmoon import Position, replay
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(main, list(args), input=input)
+
+
+def test_solve_json_line_replays():
+    result = run("solve", "hm1-n-aaaaaab", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"code", "verdict", "moves", "method", "nodes", "seconds"}
+    assert data["code"] == "HM1-N-AAAAAAB" and data["verdict"] == "winnable" and len(data["moves"]) == 48
+    start = Position.from_deal(deal_from_code("HM1-N-AAAAAAB"))
+    assert replay(start, ", ".join(data["moves"])).position.is_won
+
+
+def test_solve_text_shows_verdict_method_and_card_names():
+    result = run("solve", "HM1-N-AAAAAAB")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith("HM1-N-AAAAAAB: winnable (method ") and "nodes" in first
+    assert "winning line (48 moves)" in result.output and "  48. " in result.output
+
+
+def test_solve_many_codes_from_arguments_and_stdin_one_json_per_line():
+    result = run("solve", "HM1-N-AAAAAAB", "-", "--json", input="HM1-N-AAAAAGP\n HM1-N-AAAAAHL \n")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [row["code"] for row in rows] == ["HM1-N-AAAAAAB", "HM1-N-AAAAAGP", "HM1-N-AAAAAHL"]
+    assert [row["verdict"] for row in rows] == ["winnable", "unwinnable", "unwinnable"]  # deals 1, 171, 193
+    assert "moves" not in rows[1]
+
+
+def test_solve_layout_file(tmp_path):
+    path = tmp_path / "trap.json"
+    path.write_text(json.dumps({"piles": [["5C", "6C"]], "reserve": ["5D", "6D"]}))
+    result = run("solve", "--layout", str(path), "--json")
+    data = json.loads(result.output)
+    assert data["verdict"] == "winnable" and data["code"] is None and data["moves"][0] == "1+R1"
+
+
+def test_solve_methods_and_limits():
+    cpsat = json.loads(run("solve", "HM1-N-AAAAAAB", "--method", "cpsat", "--json").output)
+    assert cpsat["method"] == "cpsat" and cpsat["verdict"] == "winnable"
+    hard = json.loads(run("solve", "HM1-N-AAAAAAA", "--method", "search", "--time-limit", "0.05", "--json").output)
+    assert hard["verdict"] == "unknown" and hard["method"] == "none"
+
+
+def test_solve_errors_are_one_line_exit_3():
+    result = run("solve", "HM1-N-AAAA1AB")
+    assert result.exit_code == 3 and result.output.strip().count("\n") == 0 and "position 5" in result.output
+    assert run("solve").exit_code == 2
+    assert run("solve", "HM1-N-AAAAAAB", "--time-limit", "0").exit_code == 2
+
+
+def test_hint_json_and_text():
+    result = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "winnable" and data["played"] == 1 and data["best"]
+    assert {row["verdict"] for row in data["moves"]} <= {"winnable", "unwinnable", "unknown"}
+    assert any(row["move"] == data["best"] and row["verdict"] == "winnable" for row in data["moves"])
+    text = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10")
+    assert "after 1 moves: winnable" in text.output and "best move:" in text.output
+
+
+def test_hint_on_a_layout_and_bad_moves(tmp_path):
+    path = tmp_path / "trap.json"
+    path.write_text(json.dumps({"piles": [["5C", "6C"]], "reserve": ["5D", "6D"]}))
+    data = json.loads(run("hint", "--layout", str(path), "--json").output)
+    assert {row["move"]: row["verdict"] for row in data["moves"]} == {"1+R1": "winnable", "R1+R2": "unwinnable"}
+    bad = run("hint", "--layout", str(path), "--moves", "1+R2")
+    assert bad.exit_code == 3 and "move 1" in bad.output
