@@ -182,8 +182,8 @@ def random_position(rng: SplitMix64, players: int = 2) -> Position:
         hand = take(3) if bank else take(rng.below(4))
         seats.append(Seat(hand, take(rng.below(3)), take(rng.below(3)), bank, rng.below(3),
                           bool(rng.below(2)) and not bank))
-    if all(s.is_out for s in seats) or sum(s.is_out for s in seats) > 1:
-        seats[0] = Seat(take(1))
+    for i in [i for i, s in enumerate(seats) if s.is_out][1:]:  # the game ends when the first goes out
+        seats[i] = Seat(take(1))
     return Position(tuple(seats), take(rng.below(4)), rng.below(players))
 
 
@@ -334,3 +334,12 @@ def test_policy_runs_on_any_deal(number, players):
     start = G.encode(Position.from_deal(eh_deal_from_code(str(DealCode("EH", 1, str(players), number)))))
     end, moves = play_until_endgame(start, seed=number)
     assert G.replay(start, moves) == end
+
+
+def test_without_scoring_eaten_counts_are_not_kept():
+    plain = EightAndAHalf(scoring=False)
+    assert plain.start("34/5/5#7 ; 1/5/5 | 9 | 0") == plain.start("34/5/5 ; 1/5/5 | 9 | 0")
+    assert decode(plain.play(plain.start("34/5/5 ; 1/5/5 | 9 | 0"), "eat")).seats[0].eaten == 0
+    assert decode(G.play(G.start("34/5/5 ; 1/5/5 | 9 | 0"), "eat")).seats[0].eaten == 1
+    result = plain.terminal(plain.replay(plain.start("-/-/7 ; 12/5/5 | 4 | 0"), "b7"))
+    assert result.places == (0, 1) and result.scores is None and result.big_losers == ()

@@ -184,7 +184,8 @@ def test_adapter_asks_win_loss_for_two_and_coalitions_for_more():
     assert [a.id for a in adapter.asks(two)] == ["win-loss"] and adapter.asks(two)[0].seat == 1
     three = adapter.position_from_json(Position.parse("7/5/5 ; 1/5/5 ; 2/3/3 | - | 1").to_json())
     assert [a.id for a in adapter.asks(three)] == [
-        "seat-0-first", "seat-0-big-loser", "seat-1-first", "seat-1-big-loser", "seat-2-first", "seat-2-big-loser"]
+        "player-0-first", "player-0-big-loser", "player-1-first", "player-1-big-loser",
+        "player-2-first", "player-2-big-loser"]
 
 
 def test_answer_report_small_two_player_endgame():
@@ -205,7 +206,7 @@ def test_move_notes_name_blind_cards_catches_and_sticking():
     assert "does not fit" in adapter.move_note(p, G.legal_moves(p)[0])
     q = G.start("1/5/5 ; 48/5/5 | 3H | 1")
     notes = {str(m): adapter.move_note(q, m) for m in G.legal_moves(q)}
-    assert "catches seat 0" in notes["4"] and "sticks to the ½" in notes["8"]
+    assert "catches player 0" in notes["4"] and "sticks to the ½" in notes["8"]
     r = G.start("H/5/5 ; 1/5/5 | 3 | 0")
     assert "an offence" in adapter.move_note(r, G.legal_moves(r)[0])
     e = G.start("34/5/5 ; 1/5/5 | 9D | 0")

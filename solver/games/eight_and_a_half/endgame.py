@@ -57,10 +57,12 @@ class EightAndAHalfAdapter:
         n = game.players(position)
         if n == 2:
             me = game.to_move(position)
+            over = game.terminal(position) is not None
             return [
                 Ask(
                     "win-loss",
-                    f"Seat {me} to move: does seat {me} go out first (win), does seat {1 - me} (loss), "
+                    f"Play is over: did player {me} go out first (win) or player {1 - me} (loss)?" if over else
+                    f"Player {me} to move: does player {me} go out first (win), does player {1 - me} (loss), "
                     "or can neither force it (draw: endless play at the table)?",
                     WinLoss(me),
                     {1: "win", 0: "draw", -1: "loss"},
@@ -71,17 +73,17 @@ class EightAndAHalfAdapter:
         for s in range(n):
             asks.append(
                 Ask(
-                    f"seat-{s}-first",
-                    f"Can all the others together keep seat {s} from going out first?",
+                    f"player-{s}-first",
+                    f"Can all the others together keep player {s} from going out first?",
                     Coalition(s, wins_outright, "go out first", draw_value=0),
-                    {1: f"no: seat {s} can force going out first", 0: "yes, it can be kept from it"},
+                    {1: f"no: player {s} can force going out first", 0: "yes, it can be kept from it"},
                     s,
                 )
             )
             asks.append(
                 Ask(
-                    f"seat-{s}-big-loser",
-                    f"Can all the others together force seat {s} to be the big loser?",
+                    f"player-{s}-big-loser",
+                    f"Can all the others together force player {s} to be the big loser?",
                     Coalition(s, not_big_loser, "avoid being the big loser", draw_value=1),
                     {1: "no, it can avoid it", 0: "yes, it can be forced"},
                     s,
@@ -119,13 +121,13 @@ class EightAndAHalfAdapter:
             result = play_cards(v2, lh, move.face, move.count)
             if result is not None and result[2]:
                 notes.append(
-                    f"catches seat {(seat - 1) % n} (the policeman on {format_value(v2)}): "
-                    f"it eats the pile and seat {seat} opens the next one"
+                    f"catches player {(seat - 1) % n} (the policeman on {format_value(v2)}): "
+                    f"who eats the pile; player {seat} opens the next one"
                 )
             elif move.face == 8 and lh:
                 notes.append("the 8 sticks to the ½: 8½")
         if game.terminal(after) is not None:
-            notes.append(f"seat {seat} goes out")
+            notes.append(f"player {seat} goes out")
         elif is_offence(game.pile_v2(after)):
             notes.append(f"leaves the pile at {format_value(game.pile_v2(after))}: an offence")
         return "; ".join(notes)
@@ -142,8 +144,8 @@ class EightAndAHalfAdapter:
         ]
         if self.game.players(position) > 2:
             notes.append(
-                "More than two players: each question sets one seat against all the others together "
-                "(a guarantee, not a prediction); endless play means nobody goes out, so it keeps a seat "
+                "More than two players: each question sets one player against all the others together "
+                "(a guarantee, not a prediction); endless play means nobody goes out, so it keeps a player "
                 "from going out first and from being the big loser."
             )
         return notes

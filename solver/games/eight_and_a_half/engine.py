@@ -179,8 +179,11 @@ class EHOutcome(Outcome):
 
     @property
     def big_losers(self) -> tuple[int, ...]:
-        """The seats other than the winner holding the most cards (all of them on a tie)."""
+        """The seats other than the winner holding the most cards (all of them on a tie); empty
+        when the game was played without keeping score (``scoring=False``)."""
         others = [c for s, c in enumerate(self.cards) if s != self.winner]
+        if not others:
+            return ()
         most = max(others)
         return tuple(s for s, c in enumerate(self.cards) if s != self.winner and c == most)
 
@@ -203,7 +206,7 @@ def make_outcome(winner: int, cards: Sequence[int]) -> EHOutcome:
     else:
         scores = tuple(2 if s == winner else (1 if c == fewest else 0) for s, c in enumerate(cards))
     losers = [s for s, p in enumerate(places) if p == max(places) and s != winner]
-    note = f"seat {winner} goes out first; big loser: seat {', '.join(map(str, losers))}"
+    note = f"player {winner} goes out first; big loser: player {', '.join(map(str, losers))}"
     return EHOutcome(places, scores, False, note, winner, cards)
 
 
@@ -309,7 +312,7 @@ class EightAndAHalf:
         n = (position >> PLAYERS_OFF) & 7
         if not self.scoring:
             places = tuple(0 if s == w - 1 else 1 for s in range(n))
-            return EHOutcome(places, None, False, f"seat {w - 1} goes out first", w - 1, ())
+            return EHOutcome(places, None, False, f"player {w - 1} goes out first", w - 1, ())
         cards = []
         for s in range(n):
             block = (position >> SEAT_OFFS[s]) & SEAT_MASK

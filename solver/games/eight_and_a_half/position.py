@@ -466,7 +466,7 @@ def describe(position: Position) -> str:
         marker = ">" if number == position.to_move and position.winner is None else " "
         status = " (out: winner)" if seat.is_out else (" (at the table)" if seat.table else "")
         lines.append(
-            f"{marker} seat {number}: hand {_pretty(seat.hand)}  open {_pretty(seat.open)}  "
+            f"{marker} player {number}: hand {_pretty(seat.hand)}  open {_pretty(seat.open)}  "
             f"blind {_pretty(seat.blind)}  bank {len(seat.bank)}  eaten {seat.eaten}{status}"
         )
     v2 = position.pile_v2
@@ -474,7 +474,7 @@ def describe(position: Position) -> str:
     if v2 == 10:
         notes.append("five rule: the next card must be 5 or lower, or a joker")
     if position.offender is not None:
-        notes.append(f"seat {position.offender} is the offender; {(v2 + 1) // 2} catches")
+        notes.append(f"player {position.offender} is the offender; {(v2 + 1) // 2} catches")
     pile = " ".join(c.pretty() for c in position.pile) or "empty"
     lines.append(f"  pile: {pile}  (stands at {format_value(v2)}{'; ' + '; '.join(notes) if notes else ''})")
     return "\n".join(lines)
