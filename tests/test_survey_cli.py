@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from batch.toy import TAG, toy_deal, toy_solve
@@ -65,3 +66,46 @@ def test_bad_input_is_one_line_and_exit_3_or_2():
     assert run("generate", "--count", "1", "--tier", "brutal").exit_code == 2
     assert run("survey", "--range", "0:5", "--sample", "1").exit_code == 2
     assert run("survey", "--range", "0:5", "--deals", "4").exit_code == 2
+
+
+@pytest.mark.slow  # two fresh CLI processes: their start-up (importing OR-Tools) dominates
+def test_ctrl_c_then_the_same_command_resumes_with_the_same_totals(tmp_path):
+    """A real interrupt: SIGINT to a running `halfmoon survey`, then the same command again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from solver.store import open_store
+
+    launcher = ("import sys; sys.path.insert(0, %r); import batch.toy; from cli.main import main; "
+                "main(sys.argv[1:], prog_name='halfmoon')") % os.path.dirname(os.path.abspath(__file__))
+    db = str(tmp_path / "r.sqlite3")
+    args = [sys.executable, "-c", launcher, "survey", "--game", TAG, "--range", "0:800", "--workers", "1",
+            "--db", db, "--json"]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    stored = 0
+    while time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+        try:
+            with open_store(db) as store:
+                stored = store.count(TAG)
+        except Exception:
+            continue
+        if stored >= 100:
+            break
+    assert process.poll() is None, "the survey ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and "interrupted" in err
+    with open_store(db) as store:
+        kept = store.count(TAG)
+    assert 100 <= kept < 800
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout.splitlines()[-1])
+    winnable = sum(toy_solve(toy_deal(n)).verdict == "winnable" for n in range(800))
+    assert [summary[k] for k in ("deals", "winnable", "unwinnable", "unknown")] == [800, winnable, 800 - winnable, 0]
+    assert summary["cached"] >= kept
