@@ -144,3 +144,36 @@ def test_settings_round_trip_to_json():
     config = ServiceConfig(db_path="~/x.sqlite3", workers=3)
     data = config.to_json()
     assert data["workers"] == 3 and data["db_path"].endswith("x.sqlite3") and "~" not in data["db_path"]
+
+
+def test_worker_bugs_and_shutdown_map_to_json_without_details():
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from cli.server.app import _unwrap
+    from cli.server.errors import install_error_handlers
+    from cli.server.pool import PoolClosed
+
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.get("/bug")
+    async def bug() -> None:
+        _unwrap(work.Failed("internal", "KeyError", "'secret'", "Traceback (most recent call last): secret"))
+
+    @app.get("/input")
+    async def bad_input() -> None:
+        _unwrap(work.Failed("input", "LayoutError", "layout: missing key 'reserve'"))
+
+    @app.get("/closing")
+    async def closing() -> None:
+        raise PoolClosed("the service is shutting down")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/bug")
+        assert response.status_code == 500 and "secret" not in response.text and "Traceback" not in response.text
+        assert response.json()["error"]["kind"] == "internal"
+        assert client.get("/input").json()["error"] == {
+            "status": 400, "kind": "invalid_input", "type": "LayoutError", "message": "layout: missing key 'reserve'"}
+        assert client.get("/closing").status_code == 503
+    assert _unwrap(42) == 42

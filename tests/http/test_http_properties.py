@@ -1,0 +1,44 @@
+"""Property tests at the HTTP boundary: any code text gets the library's answer or its exact message."""
+
+from __future__ import annotations
+
+import string
+import urllib.parse
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from dealcodes import DEAL_COUNT, DealCode, deal_from_code  # noqa: E402
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+codes_text = st.one_of(
+    st.integers(0, DEAL_COUNT - 1).map(lambda n: str(DealCode("HM", 1, "N", n))),
+    st.integers(0, DEAL_COUNT - 1).map(lambda n: str(DealCode("HM", 1, "N", n)).lower()),
+    st.text(alphabet=string.ascii_letters + string.digits + "-_ ", min_size=1, max_size=16).filter(str.strip),
+)
+
+
+@SETTINGS
+@given(text=codes_text)
+def test_layout_is_the_library_answer_or_its_message(client, text):
+    response = client.get("/v1/deals/" + urllib.parse.quote(text, safe=""))
+    try:
+        expected = deal_from_code(text).to_json()
+    except ValueError as error:
+        assert response.status_code == 400
+        assert response.json()["error"]["message"] == str(error)
+        assert response.json()["error"]["type"] == type(error).__name__
+    else:
+        assert response.status_code == 200 and response.json() == expected
+
+
+@SETTINGS
+@given(number=st.integers(0, DEAL_COUNT - 1), extra=st.sampled_from(["", " ", "\t"]))
+def test_any_spelling_of_a_code_names_the_same_deal(client, number, extra):
+    code = str(DealCode("HM", 1, "N", number))
+    spelled = urllib.parse.quote(extra + code.lower() + extra, safe="")
+    assert client.get("/v1/deals/" + spelled).json() == client.get("/v1/deals/" + code).json()
