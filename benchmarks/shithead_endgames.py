@@ -102,6 +102,8 @@ def main() -> None:
                 "edges": result.edges,
                 "positions_per_second": round(result.positions / seconds) if seconds else None,
                 "bytes_per_position": round(result.bytes_per_position, 1),
+                "graph_complete": result.extra.get("complete"),
+                "bounds": result.extra.get("bounds"),
                 "reason": result.reason,
                 "position": position.to_json(),
             }
