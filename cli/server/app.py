@@ -231,8 +231,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     )
     app.state.service = service
     install_error_handlers(app)
-    app.add_middleware(RequestMetrics, metrics=service.metrics)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(RequestMetrics, metrics=service.metrics)  # outermost: counts the 413s too
 
     wait_query = Query(None, gt=0, le=config.wait_max,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "

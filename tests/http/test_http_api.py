@@ -344,6 +344,7 @@ def test_body_size_limit(tmp_path):
         assert_error(small.post("/v1/hint", content=chunks(), headers={"content-type": "application/json"}),
                      413, "payload_too_large")
         assert small.post("/v1/hint", json={"code": "HM1-N-AAAAAAB", "moves": "4+10"}).status_code in (200, 202)
+        assert small.get("/v1/stats").json()["requests"]["by_status"]["4xx"] == 2  # the refused ones are counted
 
 
 def test_limit_hit_is_unknown_never_a_guess_and_a_full_pool_is_503(tmp_path):
