@@ -19,7 +19,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 
 from dealcodes import DEAL_COUNT, Card, CardError, DealCode, SplitMix64, parse_card, parse_code
 from dealcodes.cards import RANKS
-from dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead, starting_seat
+from dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead
 from solver.core.endgame import Ask
 from solver.core.game import GameError, IllegalMoveError, Outcome, WinLoss, avoid_last
 

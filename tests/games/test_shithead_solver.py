@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from dealcodes import standard_deck
 from solver.core.endgame import answer, get_adapter
 from solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
 from solver.core.game import WinLoss, avoid_last
-from solver.games.shithead import GAME, Position, parse_move
-
+from solver.games.shithead import GAME, Position
 from tests.core.toys import brute_force
 
 
