@@ -86,6 +86,16 @@ def test_healthz_and_openapi(client):
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
 
 
+def test_healthz_says_unavailable_when_the_store_cannot_be_read(client, monkeypatch):
+    async def unreadable() -> None:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(client.app.state.service.store, "ping", unreadable)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["status"] == "unavailable"
+    assert "disk gone" in response.json()["reason"]
+
+
 def test_stats_count_what_was_served(client):
     before = client.get("/v1/stats").json()
     assert client.get("/v1/deals/HM1-N-AAAAAAB").status_code == 200

@@ -169,6 +169,14 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
     async def closing() -> None:
         raise PoolClosed("the service is shutting down")
 
+    @app.get("/lost")
+    async def lost() -> None:
+        raise WorkerLost("a solver process died under this job 3 times; not answered")
+
+    @app.get("/full")
+    async def full() -> None:
+        raise PoolBusy(64, 7)
+
     with TestClient(app, raise_server_exceptions=False) as client:
         response = client.get("/bug")
         assert response.status_code == 500 and "secret" not in response.text and "Traceback" not in response.text
@@ -176,4 +184,8 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
         assert client.get("/input").json()["error"] == {
             "status": 400, "kind": "invalid_input", "type": "LayoutError", "message": "layout: missing key 'reserve'"}
         assert client.get("/closing").status_code == 503
+        lost = client.get("/lost")
+        assert lost.status_code == 503 and lost.json()["error"]["kind"] == "worker_lost"
+        full = client.get("/full")
+        assert full.status_code == 503 and full.json()["error"]["kind"] == "busy" and full.headers["Retry-After"] == "7"
     assert _unwrap(42) == 42
