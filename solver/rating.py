@@ -41,9 +41,10 @@ WEIGHTS = {
     "effort": Fraction(20, 100),
 }
 
-#: Lowest score of medium, hard and expert, measured with benchmarks/survey_rating.py
-#: (see docs/curation.md): 40% / 30% / 20% / 10% of winnable deals per tier.
-TIER_CUTS: tuple[float, float, float] = (50.0, 60.0, 70.0)
+#: Lowest score of medium, hard and expert: the 40%, 70% and 90% points of the scores of 150
+#: winnable Half Moon deals (`benchmarks/survey_rating.py --count 150 --seed 1`, measures in
+#: benchmarks/results/rating_hm.jsonl; docs/curation.md). Changing them means a new RATING_VERSION.
+TIER_CUTS: tuple[float, float, float] = (47.2, 55.8, 62.8)
 
 
 class RatingError(ValueError):
