@@ -92,9 +92,14 @@ class LocalPool:
         self.close()
 
     def close(self) -> None:
+        """Stop the pool now: jobs still running are abandoned (their results are not wanted)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:  # else the interpreter waits for them at exit
+                if process.is_alive():
+                    process.terminate()
 
 
 class DaskPool:

@@ -158,3 +158,17 @@ def test_bad_options_are_clear_errors():
         list(run_jobs(square, [], SerialSource(), max_attempts=0))
     assert make_source(workers=3).workers == 3
     assert LocalPool().workers == default_workers() >= 1
+
+
+def test_closing_the_pool_stops_abandoned_jobs_at_once():
+    import time
+
+    source = LocalPool(2)
+    pool = source.executor()
+    pool.submit(time.sleep, 120)
+    processes = list(pool._processes.values())
+    source.close()
+    deadline = time.monotonic() + 30
+    while any(p.is_alive() for p in processes) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes and not any(p.is_alive() for p in processes)
