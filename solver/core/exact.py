@@ -457,9 +457,10 @@ def _retrograde(
 ) -> list[Solution[P, M]]:
     """Build the graph once, then answer each question. When a limit stops the exploration, the
     partial graph still settles every position whose value does not depend on the frontier:
-    values are computed twice, with the frontier worth -BOUND and +BOUND, and where the two agree
-    the value is exact (e.g. a win forced inside the explored part); elsewhere it is unknown,
-    with the bounds reported."""
+    values are computed twice, with the frontier worth the least and the greatest value a position
+    can have (the question's `value_bounds`, else ∓BOUND), and where the two agree the value is
+    exact (e.g. a win forced inside the explored part); elsewhere it is unknown, with the bounds
+    reported."""
     budget = _Budget(limits, explore_share=0.6)
     graph = build_graph(game, root, budget, partial=True)
     build_seconds = budget.elapsed()
@@ -481,12 +482,13 @@ def _retrograde(
         draw = question.draw_value
         try:
             budget.check_now()
+            floor, ceiling = getattr(question, "value_bounds", None) or (-BOUND, BOUND)
             if graph.complete:
                 low = high = retrograde_values(graph, question, preds)
             else:
-                low = retrograde_values(graph, question, preds, -BOUND)
+                low = retrograde_values(graph, question, preds, floor)
                 budget.check_now()
-                high = retrograde_values(graph, question, preds, BOUND)
+                high = retrograde_values(graph, question, preds, ceiling)
             budget.check_now()
         except _LimitHit as hit:
             solutions.append(_unknown(game, root, question, "retrograde", n, graph.nodes, budget.elapsed(), hit.reason,
@@ -514,8 +516,8 @@ def _retrograde(
         seconds = build_seconds + budget.elapsed() - started
         info = dict(extra_info)
         if root_lo != root_hi:
-            info["bounds"] = {"at_least": None if root_lo == -BOUND else root_lo,
-                              "at_most": None if root_hi == BOUND else root_hi}
+            info["bounds"] = {"at_least": None if root_lo <= floor else root_lo,
+                              "at_most": None if root_hi >= ceiling else root_hi}
             solutions.append(Solution(UNKNOWN, None, tuple(moves), (), "none", None, "retrograde", n, graph.nodes,
                                       len(graph.succ), seconds, nbytes / n, graph.reason, draw, info))
             continue

@@ -120,7 +120,12 @@ class Outcome:
 
 @runtime_checkable
 class Question(Protocol):
-    """What a solve asks: reduces any game to two sides (see the module docstring)."""
+    """What a solve asks: reduces any game to two sides (see the module docstring).
+
+    Optional attribute: ``value_bounds: tuple[int, int]`` — the least and greatest value any
+    position can have (e.g. -1 and 1 for win/loss). With it, a search stopped by a limit can
+    still prove an extreme value (a forced win) from the explored part alone.
+    """
 
     maximizers: frozenset[int]
     draw_value: int
@@ -145,6 +150,10 @@ class WinLoss:
     @property
     def maximizers(self) -> frozenset[int]:
         return frozenset({self.seat})
+
+    @property
+    def value_bounds(self) -> tuple[int, int]:
+        return min(-1, self.draw_value), max(1, self.draw_value)
 
     def value(self, terminal: Terminal) -> int:
         places = terminal.places
@@ -216,6 +225,10 @@ class Coalition:
     @property
     def maximizers(self) -> frozenset[int]:
         return frozenset({self.seat})
+
+    @property
+    def value_bounds(self) -> tuple[int, int]:
+        return min(0, self.draw_value), max(1, self.draw_value)
 
     def value(self, terminal: Terminal) -> int:
         return 1 if self.predicate(self.seat, terminal) else 0
