@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from dealcodes import SplitMix64
 from solver.core.endgame import answer, get_adapter
 from solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
 from solver.core.game import WinLoss

@@ -146,7 +146,7 @@ class SpitAdapter:
         piles = []
         for p, name in enumerate(PILE_NAMES):
             cards = position.spit_piles[p]
-            piles.append(f"{name} (player {p}'s): " + (f"{CARD_TEXT[cards[-1]]} ({len(cards)} cards)" if cards else "empty"))
+            piles.append(f"{name} (player {p}'s): " + (f"{CARD_TEXT[cards[-1]]} ({len(cards)} card{'s' * (len(cards) != 1)})" if cards else "empty"))
         lines.append("  spit piles: " + "   ".join(piles))
         if position.passed and not over:
             lines.append(f"  player {1 - position.to_move} has just passed: another pass makes both spit")

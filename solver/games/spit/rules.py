@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from dealcodes import Card, CardError, parse_card
-from dealcodes.spit import STOCK_PLACES, SpitDeal, deal_spit, lay_out
+from dealcodes.spit import STOCK_PLACES, SpitDeal, deal_spit_from_code, lay_out
 from solver.core.game import GameError, IllegalMoveError, Outcome
 
 SEATS = 2
@@ -37,7 +37,7 @@ class SpitError(GameError):
 
 
 class SpitMoveError(SpitError):
-    """A move that cannot be read."""
+    """A move that cannot be read (subclasses: one that cannot be played, a line that fails)."""
 
 
 class IllegalSpitMoveError(SpitMoveError, IllegalMoveError):
@@ -382,8 +382,7 @@ def position_from_hands(hands: Sequence[Sequence[Card]], to_move: int = 0) -> Sp
 
 
 def position_from_code(code: str) -> SpitPosition:
-    from dealcodes.spit import deal_spit_from_code
-
+    """The dealt round of an SP1 code (see `position_from_deal`)."""
     return position_from_deal(deal_spit_from_code(code))
 
 
