@@ -1,0 +1,312 @@
+"""Six-card Golf's endgame adapter for `halfmoon endgame golf`, and its max^n line.
+
+The adapter turns position JSON, a GF1 code plus moves, or "play on to the endgame" into Golf
+positions and names the questions: with two players the final score difference under best
+play (double dummy); with more, each player's guaranteed best score against all the others
+together (paranoid). The max^n line (each player minimises their own score, ties to the first
+move in canonical order) is a labelled prediction under that assumption, not a guarantee; it is
+searched here because the core's questions always reduce a game to two sides.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+from dealcodes import DEAL_COUNT, DealCode, SplitMix64
+from dealcodes.golf import MAX_PLAYERS, MIN_PLAYERS
+from solver.core.endgame import Ask
+from solver.core.game import GuaranteedScore, ScoreDifference
+
+from .golf import (
+    GOLF,
+    HAND_SIZE,
+    GolfError,
+    Move,
+    Position,
+    card_text,
+    hand_score,
+    play_forward,
+    replay,
+)
+
+# Stock cards left when `--until endgame` stops, by player count: chosen from
+# benchmarks/golf_endgames.py so that a typical endgame solves in seconds.
+ENDGAME_STOCK = {2: 6, 3: 3, 4: 2, 5: 1, 6: 1}
+
+
+class _ScoreWords(Mapping[int, str]):
+    """Words for GuaranteedScore values (minus the score): value v reads "score -v"."""
+
+    def __getitem__(self, value: int) -> str:
+        return f"score {-value}"
+
+    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+        return f"score {-value}" if isinstance(value, int) else default
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+class _DifferenceWords(Mapping[int, str]):
+    """Words for ScoreDifference values: +3 reads "+3 (ahead by 3)"."""
+
+    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+        if not isinstance(value, int):
+            return default
+        if value == 0:
+            return "0 (level)"
+        return f"{value:+d} ({'ahead' if value > 0 else 'behind'} by {abs(value)})"
+
+    def __getitem__(self, value: int) -> str:
+        return self.get(value)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+# -- max^n --------------------------------------------------------------------------------------
+
+
+class MaxnLimit(Exception):
+    """The max^n search hit its node or time budget."""
+
+
+@dataclass(frozen=True)
+class MaxnResult:
+    status: str  # "solved" or "unknown"
+    scores: tuple[int, ...] | None
+    line: tuple[Move, ...]
+    positions: int
+    seconds: float
+    reason: str = ""
+
+
+MAXN_RULE = (
+    "max^n: every player minimises their own final score, assuming the others do the same; a swap "
+    "among face-up cards is considered only when it lowers the mover's own score (so the line never "
+    "runs round in circles); among equally good moves the first in canonical order (D1-D6, S1-S6, "
+    "SX) is taken. A prediction under those assumptions, not a guarantee."
+)
+
+
+def maxn_moves(p: Position) -> list[Move]:
+    """The moves max^n considers: all legal moves except swaps among face-up cards that do not
+    lower the mover's own score (canonical order kept)."""
+    seat = p.to_move
+    base = HAND_SIZE * seat
+    hand = list(p.hand(seat))
+    now = hand_score(hand, p.minus_two)
+    out = []
+    for move in p.legal_moves():
+        if move.kind == "D" and p.up >> (base + move.a) & 1:
+            trial = hand[:]
+            trial[move.a] = p.discard[-1]
+            if hand_score(trial, p.minus_two) >= now:
+                continue
+        out.append(move)
+    return out
+
+
+def maxn(position: Position, max_positions: int = 200_000, max_seconds: float = 20.0) -> MaxnResult:
+    """The max^n scores and line from `position` (exact under MAXN_RULE), or status unknown."""
+    table: dict[Any, tuple[tuple[int, ...], Move | None]] = {}
+    start = time.perf_counter()
+    checks = [0]
+
+    def search(p: Position) -> tuple[int, ...]:
+        result = p.result()
+        if result is not None:
+            return result.scores
+        key = GOLF.key(p)
+        hit = table.get(key)
+        if hit is not None:
+            return hit[0]
+        checks[0] += 1
+        if len(table) >= max_positions:
+            raise MaxnLimit(f"position limit {max_positions} reached")
+        if checks[0] % 1024 == 0 and time.perf_counter() - start > max_seconds:
+            raise MaxnLimit(f"time limit {max_seconds:g} s reached")
+        seat = p.to_move
+        best: tuple[int, ...] | None = None
+        best_move: Move | None = None
+        for move in maxn_moves(p):  # canonical order: the first of equals wins ties
+            scores = search(p.play(move))
+            if best is None or scores[seat] < best[seat]:
+                best, best_move = scores, move
+        assert best is not None
+        table[key] = (best, best_move)
+        return best
+
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        scores = search(position)
+    except MaxnLimit as limit:
+        return MaxnResult("unknown", None, (), len(table), time.perf_counter() - start, str(limit))
+    except RecursionError:
+        return MaxnResult("unknown", None, (), len(table), time.perf_counter() - start, "line too deep")
+    finally:
+        sys.setrecursionlimit(old_limit)
+    line: list[Move] = []
+    p = position
+    while p.result() is None:
+        move = table[GOLF.key(p)][1]
+        assert move is not None
+        line.append(move)
+        p = p.apply(move)  # replayed through the rules, legality checked
+    assert p.result().scores == scores, "max^n line does not reach its own scores"
+    return MaxnResult("solved", scores, tuple(line), len(table), time.perf_counter() - start)
+
+
+# -- the adapter ----------------------------------------------------------------------------------
+
+
+class GolfAdapter:
+    """`halfmoon endgame golf`: see the module docstring and docs/rules/golf.md."""
+
+    name = "golf"
+    title = "Six-card Golf"
+    game = GOLF
+
+    def position_from_json(self, data: Any) -> Position:
+        return Position.from_json(data)
+
+    def position_to_json(self, position: Position) -> dict[str, Any]:
+        return position.to_json()
+
+    def position_from_code(self, code: str, moves: str = "") -> Position:
+        position = Position.from_code(code)
+        return replay(position, moves)[0] if moves.strip() else position
+
+    def until_endgame(self, position: Position, seed: int = 0) -> tuple[Position, list[Move]]:
+        """The golf endgame: the policy plays on (nobody goes out) until the stock holds
+        ENDGAME_STOCK[players] cards; a round that ends earlier is returned where it ended."""
+        end, moves = play_forward(position, ENDGAME_STOCK[position.players], seed)
+        return end, list(moves)
+
+    def asks(self, position: Position) -> list[Ask]:
+        n = position.players
+        me = position.to_move
+        if n == 2:
+            return [
+                Ask(
+                    "score-difference",
+                    f"Player {me} to move: final score difference under best play "
+                    f"(player {1 - me}'s score minus player {me}'s; positive is good for player {me})",
+                    ScoreDifference(me),
+                    _DifferenceWords(),
+                    me,
+                )
+            ]
+        return [
+            Ask(
+                f"player-{s}-guaranteed-score",
+                f"The best score player {s} can guarantee against all the others together",
+                GuaranteedScore(s),
+                _ScoreWords(),
+                s,
+            )
+            for s in range(n)
+        ]
+
+    def format_move(self, position: Position, move: Move) -> str:
+        return str(move)
+
+    def move_note(self, position: Position, move: Move) -> str:
+        text = position.describe(move)
+        note = text[text.index("(") + 1 : -1]
+        after = position.play(move)
+        seat = position.to_move
+        if move.kind != "F" and position.ender < 0 and after.ender == seat:
+            note += "; goes out: the others have one more turn"
+        if after.repeated:
+            note += "; repeats a position: the round ends"
+        elif after.ended() is not None and position.ended() is None and "goes out" not in note:
+            note += f"; the round ends ({after.ended()})"
+        return note
+
+    def describe(self, position: Position) -> str:
+        lines = []
+        reason = position.ended()
+        for seat in range(position.players):
+            mask = position.up_mask(seat)
+            cards = [
+                card_text(c) if mask >> k & 1 else f"({card_text(c)})" for k, c in enumerate(position.hand(seat))
+            ]
+            mark = "→" if seat == position.to_move and reason is None else " "
+            flag = "  went out" if seat == position.ender else ""
+            lines.append(
+                f"{mark} player {seat}: {' '.join(c.center(4) for c in cards[:3])} | "
+                f"{' '.join(c.center(4) for c in cards[3:])}   score {position.score(seat)}{flag}"
+            )
+        lines.append("  (cards in brackets are face down; slots 1-3 top row | 4-6 bottom row)")
+        lines.append(f"  discard (bottom→top): {' '.join(card_text(c) for c in position.discard) or '-'}")
+        lines.append(f"  stock (next first): {' '.join(card_text(c) for c in position.stock) or '-'}")
+        if position.seen:
+            lines.append(f"  {len(position.seen)} earlier position(s) since the last draw or turned card can repeat")
+        if position.minus_two:
+            lines.append("  house variant: a 2 is worth -2")
+        return "\n".join(lines)
+
+    def notes(self, position: Position) -> list[str]:
+        notes = [
+            "Double dummy: the solver knows every card, the face-down cards and the stock order included.",
+            "A repeated position (same cards everywhere, same player to move) ends the round at once; the "
+            "solver tracks the positions since the last stock draw or turned card, so its values are exact "
+            "under that rule (docs/rules/golf.md).",
+        ]
+        if position.players > 2:
+            notes.append(
+                "More than two players: each question sets one player against all the others together "
+                "(a guarantee, not a prediction of how the others will play)."
+            )
+        return notes
+
+    def extra_answers(self, position: Position, limits: Any = None) -> list[dict[str, Any]]:
+        """The max^n line for more than two players (labelled: a prediction, not a guarantee)."""
+        if position.players <= 2 or position.ended() is not None:
+            return []
+        max_positions = getattr(limits, "max_positions", None) or 200_000
+        max_seconds = getattr(limits, "max_seconds", None) or 20.0
+        result = maxn(position, max_positions, max_seconds)
+        line = []
+        p = position
+        for move in result.line:
+            line.append({"seat": p.to_move, "move": str(move), "note": self.move_note(p, move)})
+            p = p.play(move)
+        return [
+            {
+                "id": "maxn-line",
+                "text": MAXN_RULE,
+                "status": result.status,
+                "scores": list(result.scores) if result.scores is not None else None,
+                "line": line,
+                "positions": result.positions,
+                "seconds": round(result.seconds, 4),
+                "reason": result.reason,
+            }
+        ]
+
+    def sample_positions(self, seed: int, count: int) -> Iterator[Position]:
+        """Small endgames for the conformance test: seeded deals for 2-6 players played on by the
+        policy until the stock holds one or two cards."""
+        rng = SplitMix64(seed)
+        for i in range(count):
+            players = MIN_PLAYERS + i % (MAX_PLAYERS - MIN_PLAYERS + 1)
+            code = str(DealCode("GF", 1, str(players), rng.below(DEAL_COUNT)))
+            left = 1 + rng.below(2) if players == 2 else 1
+            yield play_forward(Position.from_code(code), left, rng.below(1 << 32))[0]
+
+
+ENDGAME_ADAPTERS = [GolfAdapter()]
+
+__all__ = ["ENDGAME_ADAPTERS", "ENDGAME_STOCK", "GolfAdapter", "GolfError", "MAXN_RULE", "MaxnResult", "maxn", "HAND_SIZE"]
