@@ -34,7 +34,7 @@ from .golf import (
 
 # Stock cards left when `--until endgame` stops, by player count: chosen from
 # benchmarks/golf_endgames.py so that a typical endgame solves in seconds.
-ENDGAME_STOCK = {2: 6, 3: 3, 4: 2, 5: 1, 6: 1}
+ENDGAME_STOCK = {2: 2, 3: 1, 4: 1, 5: 1, 6: 1}
 
 
 class _ScoreWords(Mapping[int, str]):
