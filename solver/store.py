@@ -233,9 +233,20 @@ class ResultStore:
     # -- results --------------------------------------------------------------------------
 
     def put(self, result: StoredResult) -> None:
+        """Write a result; an exact verdict is never overwritten by an `unknown` of the same version.
+
+        A later run with smaller limits (or a worker that died) must not erase what an earlier
+        run proved, whichever writer (CLI, batch, service) gets there last.
+        """
         self._begin_write()
         self._conn.execute(
-            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (code, solver_version) DO UPDATE SET"
+            " game = excluded.game, number = excluded.number, verdict = excluded.verdict, line = excluded.line,"
+            " method = excluded.method, nodes = excluded.nodes, seconds = excluded.seconds,"
+            " time_limit = excluded.time_limit, node_limit = excluded.node_limit, error = excluded.error,"
+            " updated = excluded.updated"
+            " WHERE excluded.verdict != 'unknown' OR results.verdict = 'unknown'",
             (
                 result.code, result.solver_version, result.game, result.number, result.verdict, result.line,
                 result.method, result.nodes, result.seconds, result.time_limit, result.node_limit, result.error,

@@ -54,10 +54,13 @@ def test_result_store_round_trips(tmp_path):
         @settings(max_examples=60, deadline=None)
         @given(results)
         def round_trip(value):
+            before = store.get(value.code, value.solver_version)
             store.put(value)
             store.flush()
-            assert store.get(value.code, value.solver_version) == value
-            assert again.get(value.code, value.solver_version) == value  # from the file, another connection
+            kept = before is not None and before.verdict != "unknown" and value.verdict == "unknown"
+            expected = before if kept else value
+            assert store.get(value.code, value.solver_version) == expected
+            assert again.get(value.code, value.solver_version) == expected  # from the file, another connection
 
         round_trip()
 
@@ -93,6 +96,23 @@ def test_a_new_solver_version_does_not_trust_old_unknowns_or_proofs(tmp_path):
         assert store.lookup(result(1).code, "v2", time_limit=10.0) is None
         assert store.lookup(result(2).code, "v2") is None
         assert store.lookup(result(3).code, "v2").verdict == "winnable"
+
+
+def test_an_unknown_never_overwrites_an_exact_verdict_of_the_same_version(tmp_path):
+    with open_store(tmp_path / "r.sqlite3") as store:
+        store.put(result(1, "unwinnable", "v1"))
+        store.put(result(1, "unknown", "v1", time_limit=0.1))
+        store.put(result(1, "unknown", "v1", error="worker died"))
+        assert store.get(result(1).code, "v1").verdict == "unwinnable"
+        store.put(result(2, "unknown", "v1", time_limit=0.1))
+        store.put(result(2, "winnable", "v1"))  # a proof replaces an unknown
+        assert store.get(result(2).code, "v1").verdict == "winnable"
+        store.put(result(3, "unknown", "v1", time_limit=1.0))
+        store.put(result(3, "unknown", "v1", time_limit=5.0))  # a bigger budget's unknown replaces a smaller one
+        assert store.get(result(3).code, "v1").time_limit == 5.0
+        store.put(result(4, "unwinnable", "v1"))
+        store.put(result(4, "unknown", "v2"))  # another version is another row
+        assert store.get(result(4).code, "v1").verdict == "unwinnable"
 
 
 def test_an_unknown_is_trusted_only_under_limits_it_covers(tmp_path):
