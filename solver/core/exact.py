@@ -651,10 +651,12 @@ def _negamax_solve(game: Game[P, M], root: P, question: Question, budget: _Budge
                     position = child
                     break
         budget.check_now()
-    except _LimitHit as hit:
+    except (_LimitHit, RecursionError) as hit:
+        # A line deeper than the recursion allowance is a limit like any other: unknown, not a crash.
+        reason = hit.reason if isinstance(hit, _LimitHit) else "depth limit reached (search recursion)"
         moves = [MoveValue(m, None) for m in game.legal_moves(root)] if game.terminal(root) is None else []
         return Solution(UNKNOWN, None, tuple(moves), (), "none", None, "negamax", len(searcher.table),
-                        searcher.nodes, 0, budget.elapsed() - started, 0.0, hit.reason, question.draw_value)
+                        searcher.nodes, 0, budget.elapsed() - started, 0.0, reason, question.draw_value)
     finally:
         sys.setrecursionlimit(old_limit)
     table = searcher.table

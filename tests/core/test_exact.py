@@ -140,6 +140,12 @@ def test_limits_end_in_unknown() -> None:
     assert timed.status == UNKNOWN and "time limit" in timed.reason
 
 
+def test_a_line_deeper_than_the_recursion_allowance_is_unknown_not_a_crash() -> None:
+    game = SubtractionNim(take=1)  # one stone a move: the line is as long as the pile
+    result = solve(game, NimPosition(60_000, 0), WinLoss(0), Limits(max_positions=None, max_seconds=None), method="negamax")
+    assert result.status == UNKNOWN and "depth limit" in result.reason
+
+
 def test_report_fields() -> None:
     result = solve(SubtractionNim(take=3), NimPosition(30, 0), WinLoss(0), method="retrograde")
     assert 31 <= result.positions <= 62  # (stones, seat to move) pairs reachable from 30
