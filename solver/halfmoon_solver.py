@@ -1,12 +1,14 @@
 """Half Moon exact solving: the public API used by the CLI, the batch runner and the service.
 
 `solve` decides a position with the search (`solver.games.halfmoon_search` on the core
-DFS), with CP-SAT (`solver.cpsat.halfmoon`), or with the `auto` portfolio of both: a short
-search, then CP-SAT, then a longer search, then CP-SAT with the rest of the time. The two
-methods fail on different deals: the search finds wins fast and refutes positions with a
-local flaw, CP-SAT proves global infeasibility.
+DFS), with CP-SAT (`solver.cpsat.halfmoon`), or with the `auto` portfolio of both. The
+search runs in two directions, on the deal as dealt and on the deal with every pile
+reversed (`reverse_position`: a deal and its reversal are won by the same lines read
+backwards), in alternating steps with growing node budgets; `auto` also lets each search
+hand expensive subtrees to CP-SAT (the oracle) and runs CP-SAT on the whole deal between
+steps. The methods fail on different deals; together they decide every deal tried so far.
 
-Portfolio phases are bounded by node counts and CP-SAT deterministic time, never by the
+Portfolio steps are bounded by node counts and CP-SAT deterministic time, never by the
 clock, so a decided verdict and its line are the same on every machine; the wall-clock
 `time_limit` only decides when to give up (`unknown`). Every `winnable` verdict carries a
 line replayed through the rules before it is returned.
@@ -22,7 +24,7 @@ from solver.core.results import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
 from solver.core.solitaire import RefutedSet, solve_solitaire
 from solver.cpsat.halfmoon import solve_cpsat
 from solver.games.halfmoon import Move, Position, replay
-from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from, search_budgets
+from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
 SOLVER_VERSION = "hm-solver-1"
@@ -68,25 +70,60 @@ class SolveResult:
         return data
 
 
-@dataclass(frozen=True)
-class Phase:
-    """One step of the portfolio: a search with a node budget or a CP-SAT run."""
-
-    method: str
-    budget: float | None  # nodes for search, deterministic time for CP-SAT; None = rest
-
-
-#: The `auto` portfolio. Budgets are machine-independent (nodes, CP-SAT deterministic time).
-PORTFOLIO: tuple[Phase, ...] = (
-    Phase("search", 20_000),
-    Phase("cpsat", 0.1),
-    Phase("search", 2_000_000),
-    Phase("cpsat", None),
-)
-#: In `auto`, the search hands a subtree to CP-SAT once it has cost this many nodes ...
-ORACLE_AFTER = 3000
+#: In `auto`, a search hands a subtree to CP-SAT once it has cost this many nodes ...
+ORACLE_AFTER = 5000
 #: ... with this much CP-SAT deterministic time per call.
 ORACLE_DETERMINISTIC = 0.02
+
+
+def reverse_position(position: Position) -> Position:
+    """The same deal with every pile turned upside down (the reserve unchanged).
+
+    A line wins a position iff the same moves in reverse order win the reversed position:
+    a winning line is exactly an order of groups in which every pile is emptied from the
+    top down, and reading the order backwards empties every reversed pile from its top
+    down; reserve cards have no order to keep. The two directions are very differently
+    hard for the search (a deal that is deep trouble forwards is often quick backwards),
+    so the portfolio searches both.
+    """
+    return Position(tuple(tuple(reversed(pile)) for pile in position.piles), position.reserve)
+
+
+#: Search steps: each direction's runs get these node budgets in turn (a restart each);
+#: the first is the cheap dive, then they grow by SEARCH_GROWTH.
+SEARCH_FIRST = (150, 400)
+SEARCH_GROWTH = 2.5
+#: `auto` runs CP-SAT on the whole position once the runs reach this size, then again
+#: after every second round of runs with CP_GROWTH times more deterministic time.
+CPSAT_AFTER_NODES = 10_000
+CPSAT_FIRST, CPSAT_GROWTH = 0.05, 4.0
+
+
+def _steps(method: str) -> Iterable[tuple[str, float]]:
+    """The portfolio as an endless list of steps with machine-independent budgets.
+
+    ("forward" | "reversed", nodes) runs one more restart of that direction's search;
+    ("cpsat", deterministic time) runs CP-SAT on the whole position. Budgets grow
+    geometrically, so every method is complete given time, and the simple deals (most
+    of them) are decided in the first steps.
+    """
+    if method == "cpsat":
+        yield ("cpsat", float("inf"))
+        return
+    budgets = list(SEARCH_FIRST)
+    det = CPSAT_FIRST
+    rounds_since_cpsat = 0
+    nodes = 0
+    while True:
+        nodes = budgets.pop(0) if budgets else int(nodes * SEARCH_GROWTH)
+        yield ("forward", nodes)
+        yield ("reversed", nodes)
+        if method == "auto" and nodes >= CPSAT_AFTER_NODES:
+            rounds_since_cpsat += 1
+            if rounds_since_cpsat >= 2 or det == CPSAT_FIRST:
+                yield ("cpsat", det)
+                det *= CPSAT_GROWTH
+                rounds_since_cpsat = 0
 
 
 def _check_method(method: str) -> str:
@@ -107,53 +144,54 @@ def verify_line(position: Position, moves: Iterable[Move]) -> tuple[Move, ...]:
     return line
 
 
-class _Session:
-    """State shared across the phases of one solve: refutations and restarts carry over."""
+class _Direction:
+    """One direction's search (the position as dealt, or reversed), resumable in steps.
 
-    def __init__(self, position: Position, deadline: Deadline, node_limit: int | None, seed: int,
-                 tt_bytes: int, use_oracle: bool):
-        self.position = position
-        self.deadline = deadline
-        self.node_limit = node_limit
+    Refutations, restarts and oracle questions carry over from one step to the next.
+    """
+
+    def __init__(self, position: Position, reversed_: bool, seed: int, tt_bytes: int, oracle: bool,
+                 portfolio: "_Portfolio") -> None:
+        self.position = reverse_position(position) if reversed_ else position
+        self.reversed = reversed_
+        self.name = "reversed" if reversed_ else "forward"
         self.seed = seed
-        self.nodes = 0
-        self.search_nodes = 0
         self.tt_bytes = tt_bytes
         self.table = RefutedSet(Limits(tt_bytes=tt_bytes).tt_entries)
-        self.state = HalfMoonSearch(position)
-        self.schedule = search_budgets()
+        self.state = HalfMoonSearch(self.position)
         self.runs = 0
-        self.asked: set = set()
-        self.use_oracle = use_oracle
-        self.stats: dict[str, Any] = {"phases": [], "oracle_calls": 0}
+        self.asked: dict = {}
+        self.use_oracle = oracle
+        self.portfolio = portfolio
+        self.nodes = 0
 
-    def oracle(self, prefix: tuple) -> tuple | bool | None:
-        """CP-SAT on the position a search line reaches (see `solve_solitaire`'s oracle)."""
+    def oracle(self, prefix: tuple, level: int) -> tuple | bool | None:
+        """CP-SAT on the position a search line reaches (see `solve_solitaire`'s oracle).
+
+        Asked again about a node whose subtree keeps growing, it spends twice as much.
+        """
+        if not prefix:
+            return None  # the whole position: the portfolio's own CP-SAT steps cover it
         _, reached = concretize_from(self.position, prefix)
-        result = solve_cpsat(reached, time_limit=self.deadline.remaining(),
-                             deterministic_limit=ORACLE_DETERMINISTIC, seed=self.seed)
-        self.nodes += result.branches
-        self.stats["oracle_calls"] += 1
+        result = solve_cpsat(reached, time_limit=self.portfolio.deadline.remaining(),
+                             deterministic_limit=ORACLE_DETERMINISTIC * 2**level, seed=self.seed)
+        self.portfolio.nodes += result.branches
+        self.portfolio.stats["oracle_calls"] += 1
         if result.verdict is Verdict.UNWINNABLE:
             return False
         if result.verdict is Verdict.WINNABLE and result.moves is not None:
             return tuple(abstract_line(reached, result.moves))
         return None
 
-    def search(self, budget: int | None) -> SolveResult | None:
-        if self.node_limit is not None:
-            left = self.node_limit - self.search_nodes
-            if left <= 0:
-                return None
-            budget = left if budget is None else min(budget, left)
-        remaining = self.deadline.remaining()
-        if remaining is not None and remaining <= 0:
-            return None
+    def step(self, budget: int) -> tuple[Verdict, tuple[Move, ...] | None, str] | None:
+        """Search `budget` more nodes; a decided verdict with a line for the dealt position."""
         started = time.perf_counter()
+        remaining = self.portfolio.deadline.remaining()
         result = solve_solitaire(
             self.state,
-            Limits(time_limit=remaining, node_limit=budget, tt_bytes=self.tt_bytes),
-            budgets=self.schedule,
+            Limits(time_limit=None if remaining is None else max(remaining, 1e-3), node_limit=budget,
+                   tt_bytes=self.tt_bytes),
+            budgets=(budget,),
             seed=self.seed,
             refuted=self.table,
             unsalted_runs=2,
@@ -164,32 +202,80 @@ class _Session:
         )
         self.runs = result.stats["runs"]
         self.nodes += result.nodes
-        self.search_nodes += result.nodes
-        self.stats["phases"].append({"method": "search", "nodes": result.nodes, "verdict": result.verdict.value,
-                                     "seconds": round(time.perf_counter() - started, 6)})
-        self.stats["refuted"] = len(self.table)
+        self.portfolio.nodes += result.nodes
+        self.portfolio.search_nodes += result.nodes
+        self.portfolio.stats["phases"].append({
+            "method": "search", "direction": self.name, "nodes": result.nodes, "verdict": result.verdict.value,
+            "seconds": round(time.perf_counter() - started, 6)})
         if result.verdict is Verdict.UNKNOWN:
             return None
-        moves = concretize(self.position, result.line) if result.line is not None else None
         method = "cpsat" if result.stats["oracle"]["decided"] else "search"
-        return self._result(result.verdict, moves, method)
+        if result.verdict is Verdict.UNWINNABLE:
+            return Verdict.UNWINNABLE, None, method
+        moves = concretize(self.position, result.line or ())
+        if self.reversed:
+            moves = tuple(reversed(moves))
+        return Verdict.WINNABLE, moves, method
 
-    def cpsat(self, deterministic: float | None) -> SolveResult | None:
-        remaining = self.deadline.remaining()
-        if remaining is not None and remaining <= 0:
-            return None
-        result = solve_cpsat(self.position, time_limit=remaining, deterministic_limit=deterministic, seed=self.seed)
+
+class _Portfolio:
+    """Runs the steps of one solve under the deadline and the node limit."""
+
+    def __init__(self, position: Position, deadline: Deadline, node_limit: int | None, seed: int,
+                 tt_bytes: int, oracle: bool) -> None:
+        self.position = position
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.seed = seed
+        self.nodes = 0
+        self.search_nodes = 0
+        self.stats: dict[str, Any] = {"phases": [], "oracle_calls": 0}
+        self.tt_bytes = tt_bytes
+        self.use_oracle = oracle
+        self.directions: dict[str, _Direction] = {}
+
+    def direction(self, name: str) -> _Direction:
+        """A direction's search, built on first use (both share the memory cap)."""
+        found = self.directions.get(name)
+        if found is None:
+            found = self.directions[name] = _Direction(self.position, name == "reversed", self.seed,
+                                                       self.tt_bytes // 2, self.use_oracle, self)
+        return found
+
+    def run(self, method: str) -> SolveResult | None:
+        for kind, budget in _steps(method):
+            if self.deadline.expired():
+                return None
+            if kind == "cpsat":
+                decided = self.cpsat(None if budget == float("inf") else budget)
+            else:
+                nodes = int(budget)
+                if self.node_limit is not None:
+                    nodes = min(nodes, self.node_limit - self.search_nodes)
+                    if nodes <= 0:
+                        if method == "auto":
+                            continue  # CP-SAT steps may still decide
+                        return None
+                decided = self.direction(kind).step(nodes)
+                if decided is not None:
+                    self.stats["direction"] = kind
+            if decided is not None:
+                verdict, moves, by = decided
+                if verdict is Verdict.WINNABLE:
+                    moves = verify_line(self.position, moves or ())
+                return SolveResult(verdict, moves if verdict is Verdict.WINNABLE else None, by, self.nodes, 0.0,
+                                   self.stats)
+        return None
+
+    def cpsat(self, deterministic: float | None) -> tuple[Verdict, tuple[Move, ...] | None, str] | None:
+        result = solve_cpsat(self.position, time_limit=self.deadline.remaining(),
+                             deterministic_limit=deterministic, seed=self.seed)
         self.nodes += result.branches
         self.stats["phases"].append({"method": "cpsat", "branches": result.branches, "status": result.status,
                                      "seconds": round(result.seconds, 6)})
         if result.verdict is Verdict.UNKNOWN:
             return None
-        return self._result(result.verdict, result.moves, "cpsat")
-
-    def _result(self, verdict: Verdict, moves: tuple[Move, ...] | None, method: str) -> SolveResult:
-        if verdict is Verdict.WINNABLE:
-            moves = verify_line(self.position, moves or ())
-        return SolveResult(verdict, moves if verdict is Verdict.WINNABLE else None, method, self.nodes, 0.0, self.stats)
+        return result.verdict, result.moves, "cpsat"
 
 
 def solve(
@@ -203,34 +289,21 @@ def solve(
     """Decide whether `position` can be won, exactly; `unknown` only when a limit is hit.
 
     `time_limit` is wall-clock seconds for the whole solve (DEFAULT = 60 s, None = no
-    limit); `node_limit` caps search nodes (CP-SAT phases are not counted against it);
-    `tt_bytes` caps the transposition set. Same position, method, limits and seed give the
-    same verdict and line everywhere unless the wall clock cuts a run short.
+    limit); `node_limit` caps search nodes over both directions (CP-SAT is not counted);
+    `tt_bytes` caps the transposition sets. Same position, method, limits and seed give
+    the same verdict and line everywhere unless the wall clock cuts a run short.
     """
     _check_method(method)
     if time_limit is DEFAULT:
         time_limit = DEFAULT_TIME_LIMIT
     Limits(time_limit=time_limit, node_limit=node_limit, tt_bytes=tt_bytes)  # validates
     started = time.perf_counter()
-    session = _Session(position, Deadline.after(time_limit), node_limit, seed, tt_bytes, use_oracle=method == "auto")
-    if method == "search":
-        phases: tuple[Phase, ...] = (Phase("search", None),)
-    elif method == "cpsat":
-        phases = (Phase("cpsat", None),)
-    else:
-        phases = PORTFOLIO
-    result: SolveResult | None = None
-    for phase in phases:
-        if phase.method == "search":
-            result = session.search(None if phase.budget is None else int(phase.budget))
-        else:
-            result = session.cpsat(phase.budget)
-        if result is not None:
-            break
+    portfolio = _Portfolio(position, Deadline.after(time_limit), node_limit, seed, tt_bytes, oracle=method == "auto")
+    result = portfolio.run(method)
     seconds = time.perf_counter() - started
     if result is None:
-        return SolveResult(Verdict.UNKNOWN, None, "none", session.nodes, seconds, session.stats)
-    return SolveResult(result.verdict, result.moves, result.method, session.nodes, seconds, session.stats)
+        return SolveResult(Verdict.UNKNOWN, None, "none", portfolio.nodes, seconds, portfolio.stats)
+    return SolveResult(result.verdict, result.moves, result.method, portfolio.nodes, seconds, portfolio.stats)
 
 
 @dataclass(frozen=True)

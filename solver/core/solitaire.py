@@ -54,6 +54,8 @@ class SolitaireState(Protocol[M]):
 
     # Optional: ``begin_run(run: int) -> None`` is called before each restart (run 0 is
     # the first), so a game can spend more effort per node once a cheap dive has failed.
+    # Optional: ``child_key(move) -> Hashable``, the key after `move` without making it:
+    # lets the search skip children already refuted at the cost of a little arithmetic.
 
 
 class RefutedSet:
@@ -106,12 +108,13 @@ class Oracle(Protocol[M]):
     """An outside decision procedure the search may consult on expensive subtrees.
 
     Called with the line that leads from the start to the node in question (the search
-    state itself may be deeper, so an oracle works from the line); returns a winning
-    continuation (moves to make from that node), False when the node is provably lost,
-    or None when it cannot tell.
+    state itself may be deeper, so an oracle works from the line) and an effort level
+    (0 on the first question about a node, one more each time it is asked again);
+    returns a winning continuation (moves to make from that node), False when the node is
+    provably lost, or None when it cannot tell.
     """
 
-    def __call__(self, prefix: Sequence[M]) -> Sequence[M] | bool | None: ...
+    def __call__(self, prefix: Sequence[M], level: int) -> Sequence[M] | bool | None: ...
 
 
 class OracleLineError(AssertionError):
@@ -136,7 +139,8 @@ def solve_solitaire(
     unsalted_runs: int = 1,
     oracle: Oracle[M] | None = None,
     oracle_after: int = 5000,
-    oracle_asked: set[Hashable] | None = None,
+    oracle_asked: dict[Hashable, int] | None = None,
+    oracle_growth: int = 4,
     first_run: int = 0,
 ) -> SearchResult[M]:
     """Depth-first search for a winning line from `state` (restored to its start on return).
@@ -152,7 +156,9 @@ def solve_solitaire(
 
     `oracle`, if given, is consulted at most once every `oracle_after` nodes, on the
     shallowest node of the current line whose subtree has cost `oracle_after` nodes
-    without a win and that was never asked (`oracle_asked` remembers keys across calls).
+    without a win; a node asked k times is asked again (at effort level k) once its
+    subtree has cost `oracle_after * oracle_growth**k` nodes (`oracle_asked` remembers
+    how often each key was asked, across calls).
     A search that went wrong near the top of a big dead subtree thus hands that subtree
     to a method that may prove it lost much faster; a False is stored as a refutation,
     a continuation ends the search with a win.
@@ -160,7 +166,7 @@ def solve_solitaire(
     started = clock()
     deadline = Deadline.after(limits.time_limit)
     table = refuted if refuted is not None else RefutedSet(limits.tt_entries)
-    asked = oracle_asked if oracle_asked is not None else set()
+    asked = oracle_asked if oracle_asked is not None else {}
     rng = SplitMix64(seed)
     for _ in range(max(0, first_run - unsalted_runs)):
         rng.next()
@@ -175,14 +181,15 @@ def solve_solitaire(
         """Ask the oracle about the shallowest eligible frame; raise _Unwind on an answer."""
         nonlocal last_consult
         for depth, (entered, key, length) in enumerate(frames):
-            if nodes - entered < oracle_after or key in asked:
+            level = asked.get(key, 0)
+            if nodes - entered < oracle_after * oracle_growth**level:
                 continue
             if deadline.expired():
                 raise _Stop("time")
-            asked.add(key)
+            asked[key] = level + 1
             last_consult = nodes
             oracle_stats["calls"] += 1
-            answer = oracle(tuple(path[:length])) if oracle is not None else None
+            answer = oracle(tuple(path[:length]), level) if oracle is not None else None
             if answer is None:
                 return
             if answer is False:
@@ -214,6 +221,8 @@ def solve_solitaire(
         frames.append([nodes, key, len(path)])
         try:
             for move in state.ordered_moves(salt):
+                if child_key is not None and child_key(move) in table:
+                    continue
                 nodes += 1
                 if nodes >= run_limit:
                     raise _Stop("nodes")
@@ -247,6 +256,7 @@ def solve_solitaire(
 
     schedule = iter(budgets) if budgets is not None else iter(())
     begin_run = getattr(state, "begin_run", None)
+    child_key = getattr(state, "child_key", None)
     runs = first_run
     stopped: str | None = None
     while True:

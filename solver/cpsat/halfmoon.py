@@ -162,6 +162,9 @@ def solve_cpsat(
     params.random_seed = seed
     params.num_workers = workers
     params.catch_sigint_signal = False
+    # Measured on HM1 deals: probing costs more than it finds on this model (about 30% faster
+    # without it on both winnable and unwinnable deals).
+    params.cp_model_probing_level = 0
     if time_limit is not None:
         params.max_time_in_seconds = max(time_limit, 0.001)
     if deterministic_limit is not None:

@@ -143,6 +143,8 @@ class HalfMoonSearch:
         self.proj_cache: dict = proj_cache if proj_cache is not None else {}
         self.proj_checks = 0
         self.proj_during_search = True
+        #: Whether the first run (the dive) also checks projections at every node.
+        self.dive_projection = True
         self.stats = {"clear": 0, "free_partners": 0, "commit": 0, "commit_dead": 0, "branch": 0, "proj_dead": 0}
         self._moved_class: list[int] = []
 
@@ -160,10 +162,30 @@ class HalfMoonSearch:
             return True
         if not self.projection:
             return False
-        if self._moved_class:
+        moved = self._moved_class
+        if moved:
             if not self.proj_during_search:
                 return False
-            classes: Iterable[int] = self._moved_class[-1:]
+            cls = moved[-1]
+            if not self.class_left[cls]:
+                return False
+            solver = self.proj_cache.get(cls)
+            if solver is not None:
+                # The memo lookup inline (the common case): the class's packed key.
+                key = 0
+                parts = solver.parts
+                for i, height in enumerate(self.h):
+                    key += parts[i][height]
+                free = self.free
+                for j, rank in enumerate(solver.class_ranks):
+                    key += free[rank] << solver.free_shift[j]
+                known = solver.fast.get(key)
+                if known is not None:
+                    self.proj_checks += 1
+                    if not known:
+                        self.stats["proj_dead"] += 1
+                    return not known
+            classes: Iterable[int] = (cls,)
         else:
             classes = range(6)
         for cls in classes:
@@ -173,13 +195,12 @@ class HalfMoonSearch:
         return False
 
     def begin_run(self, run: int) -> None:
-        """Restart hook: the first run dives without per-node projection checks.
+        """Restart hook: the first run (the dive) checks projections only if `dive_projection`.
 
-        Most deals are won on the first dive, where the checks cost more than they save;
-        later runs (after a failed dive, see `DIVE_BUDGETS`) check every node. The root
-        is always checked.
+        Measured on HM1 deals, the checks pay for themselves even in the dive (more dives
+        win, fewer nodes), so it is on by default; the root is always checked.
         """
-        self.proj_during_search = run > 0
+        self.proj_during_search = run > 0 or self.dive_projection
 
     def make(self, move: SearchMove) -> None:
         h = self.h
@@ -211,6 +232,26 @@ class HalfMoonSearch:
         self.left -= len(move)
         self.class_left[cls] -= len(move)
         self._moved_class.append(cls)
+
+    def child_key(self, move: SearchMove) -> int:
+        """The key `make(move)` would produce, without making it (the core skips refuted ones)."""
+        h = self.h
+        key = self._key
+        hbits, fbits, fbase = self.hbits, self.fbits, self.fbase
+        if len(move) <= 3:
+            for src in move:
+                if src >= 0:
+                    if h[src] == 2:
+                        key += (1 << (fbase + fbits * self.ranks[src][0])) - (2 << (hbits * src))
+                    else:
+                        key -= 1 << (hbits * src)
+                else:
+                    key -= 1 << (fbase + fbits * -src)
+            return key
+        self.make(move)  # compound moves: rare, and a pile may appear in them only once anyway
+        key = self._key
+        self.unmake(move)
+        return key
 
     def unmake(self, move: SearchMove) -> None:
         h = self.h
@@ -520,20 +561,40 @@ class ClassSolver:
         self.k = len(self.class_ranks)
         index = {rank: j for j, rank in enumerate(self.class_ranks)}
         self.seqs = [tuple(index[r] for r in pile if r in index) for pile in piles]
-        # class height of each pile for each real height (>= 2; else the pile holds no
-        # covered card and its last card, if any, is already counted as free).
-        self.height_map = []
-        for pile in piles:
-            row = []
-            for height in range(len(pile) + 1):
-                row.append(sum(r in index for r in pile[:height]) if height >= 2 else 0)
+        # Class height of each pile for each real height (>= 2; else the pile holds no
+        # covered card and its last card, if any, is already counted as free); and the
+        # pile's share of a packed key of the projection: a class height c >= 2 in the
+        # pile's own field, a single class card as one more free card of its rank.
+        cbits = _bits(max([len(p) for p in piles] + [1]))
+        self.free_shift = [cbits * len(piles) + 10 * j for j in range(self.k)]
+        self.height_map: list[list[int]] = []
+        self.parts: list[list[int]] = []
+        for i, pile in enumerate(piles):
+            row, part, count = [0], [0], 0
+            for height in range(1, len(pile) + 1):
+                count += pile[height - 1] in index
+                c = count if height >= 2 else 0
+                row.append(c)
+                if c >= 2:
+                    part.append(c << (cbits * i))
+                elif c == 1:
+                    part.append(1 << self.free_shift[self.seqs[i][0]])
+                else:
+                    part.append(0)
             self.height_map.append(row)
+            self.parts.append(part)
         # below[i][c][j]: cards of class rank j under the top of pile i at class height c.
-        self.below = [
-            [tuple(seq[: max(c - 1, 0)].count(j) for j in range(self.k)) for c in range(len(seq) + 1)]
-            for seq in self.seqs
-        ]
+        self.below = []
+        for seq in self.seqs:
+            counts = [0] * self.k
+            rows = [tuple(counts), tuple(counts)]
+            for j in seq[:-1]:
+                counts[j] += 1
+                rows.append(tuple(counts))
+            self.below.append(rows[: len(seq) + 1])
+        self.active = [i for i, seq in enumerate(self.seqs) if len(seq) >= 2]
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+        self.fast: dict[int, bool] = {}
         self.solves = 0
 
     def winnable_from(self, heights: Sequence[int], free: Sequence[int], left: int) -> bool:
@@ -541,6 +602,15 @@ class ClassSolver:
 
         `left` is how many groups of the class remain (the count of each of its ranks).
         """
+        key = 0
+        parts = self.parts
+        for i, height in enumerate(heights):
+            key += parts[i][height]
+        for j, rank in enumerate(self.class_ranks):
+            key += free[rank] << self.free_shift[j]
+        known = self.fast.get(key)
+        if known is not None:
+            return known
         fr = [free[rank] for rank in self.class_ranks]
         ch = []
         height_map = self.height_map
@@ -550,7 +620,9 @@ class ClassSolver:
                 fr[self.seqs[i][0]] += 1
                 c = 0
             ch.append(c)
-        return self._win(tuple(ch), tuple(fr), left)
+        known = self._win(tuple(ch), tuple(fr), left)
+        self.fast[key] = known
+        return known
 
     def winnable(self, ch: tuple[int, ...], fr: tuple[int, ...]) -> bool:
         """Class heights per pile (0 or >= 2) and free counts per class rank."""
@@ -569,18 +641,23 @@ class ClassSolver:
         self.solves += 1
         k = self.k
         seqs = self.seqs
-        tops: list[list[int]] = [[] for _ in range(k)]
-        for i, c in enumerate(ch):
+        tops: list[list[int]] = [[], [], []]
+        for i in self.active:
+            c = ch[i]
             if c:
                 tops[seqs[i][c - 1]].append(i)
-        playable = [len(tops[j]) + fr[j] for j in range(k)]
         result: bool | None = None
-        if all(p == left for p in playable):
-            result = True  # SAFE_CLEAR
-        elif sum(f == left for f in fr) >= k - 1:
-            # FREE_PARTNERS: all partners of the remaining piled rank are free, so each
-            # piled card goes as soon as it shows; piles hold that rank only.
-            result = True
+        if k == 2:
+            p0, p1 = len(tops[0]) + fr[0], len(tops[1]) + fr[1]
+            if (p0 == left and p1 == left) or fr[0] == left or fr[1] == left:
+                result = True  # SAFE_CLEAR, or FREE_PARTNERS: piles hold one rank only
+            playable = (p0, p1)
+        else:
+            playable = (len(tops[0]) + fr[0], len(tops[1]) + fr[1], len(tops[2]) + fr[2])
+            if playable[0] == playable[1] == playable[2] == left or (fr[0] == left) + (fr[1] == left) + (
+                fr[2] == left
+            ) >= 2:
+                result = True
         if result is None:
             sources = [tops[j] + [-1] if fr[j] else tops[j] for j in range(k)]
             moves: list[tuple[int, ...]] | None = None

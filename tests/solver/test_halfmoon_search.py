@@ -200,7 +200,7 @@ PAIR_CARDS = [(r, 11 - r) for r in range(1, 6)]
 @st.composite
 def small_layouts(draw) -> Position:
     """2-5 groups (pairs or a J/Q/K triple), sometimes one card short, dealt at random."""
-    groups = draw(st.integers(1, 4))
+    groups = draw(st.integers(1, 5))
     ranks: list[int] = []
     for _ in range(groups):
         if draw(st.integers(0, 5)) == 0:
@@ -224,7 +224,7 @@ def small_layouts(draw) -> Position:
     return Position(tuple(map(tuple, piles)), tuple(reserve))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_layouts())
 def test_generated_layouts_agree_with_brute_force(position):
     expected = Verdict.WINNABLE if brute_winnable(position) else Verdict.UNWINNABLE

@@ -125,7 +125,7 @@ def test_limits_are_validated():
 def test_oracle_refutations_are_used_and_continuations_end_the_search():
     stacks = ["aabb", "abab", "bbaa", "ab"]
 
-    def truthful(prefix):
+    def truthful(prefix, level):
         game = Stacks(stacks)
         for move in prefix:
             game.make(move)
@@ -135,7 +135,7 @@ def test_oracle_refutations_are_used_and_continuations_end_the_search():
     result = solve_solitaire(Stacks(stacks), oracle=truthful, oracle_after=1)
     assert result.verdict == (Verdict.WINNABLE if brute(stacks) else Verdict.UNWINNABLE)
 
-    def finisher(prefix):
+    def finisher(prefix, level):
         game = Stacks(stacks)
         for move in prefix:
             game.make(move)
@@ -149,4 +149,4 @@ def test_oracle_refutations_are_used_and_continuations_end_the_search():
 
 def test_an_oracle_line_that_does_not_win_is_an_error():
     with pytest.raises(OracleLineError):
-        solve_solitaire(Stacks(["ab", "ab", "ba", "ba", "c", "d"]), oracle=lambda prefix: [], oracle_after=1)
+        solve_solitaire(Stacks(["ab", "ab", "ba", "ba", "c", "d"]), oracle=lambda prefix, level: [], oracle_after=1)
