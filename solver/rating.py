@@ -44,7 +44,7 @@ WEIGHTS = {
 #: Lowest score of medium, hard and expert: the 40%, 70% and 90% points of the scores of 150
 #: winnable Half Moon deals (`benchmarks/survey_rating.py --count 150 --seed 1`, measures in
 #: benchmarks/results/rating_hm.jsonl; docs/curation.md). Changing them means a new RATING_VERSION.
-TIER_CUTS: tuple[float, float, float] = (47.2, 55.8, 62.8)
+TIER_CUTS: tuple[float, float, float] = (45.5, 53.6, 62.5)
 
 
 class RatingError(ValueError):
