@@ -6,7 +6,9 @@ Interfaces only: the work is in `solver.survey` (drivers, statistics), `solver.r
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,9 +46,19 @@ def store_for_command(db_path: str | None, no_cache: bool) -> ResultStore | None
     return store
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # stop as Ctrl-C does: what finished is in the store, exit code 130
+
+
 @contextmanager
 def _resources(db_path: str | None, no_cache: bool, workers: int | None, dask_address: str | None
                ) -> Iterator[tuple[ResultStore | None, ExecutorSource]]:
+    """The store and the workers of a batch command, released however it ends.
+
+    SIGTERM (what `kill`, batch schedulers and a background `nohup` run get, where SIGINT is
+    ignored) stops the run cleanly, like Ctrl-C.
+    """
+    previous = signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
     store = None if no_cache else open_store(db_path)
     try:
         source = make_source(workers, dask_address)
@@ -57,6 +69,8 @@ def _resources(db_path: str | None, no_cache: bool, workers: int | None, dask_ad
     finally:
         if store is not None:
             store.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 class _Progress:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
+import signal
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -74,6 +75,12 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them (no tracebacks from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class LocalPool:
     """A `ProcessPoolExecutor` of `workers` processes, replaced by a fresh one when it breaks."""
 
@@ -85,7 +92,7 @@ class LocalPool:
 
     def executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_quiet_worker)
         return self._pool
 
     def renew(self) -> None:
