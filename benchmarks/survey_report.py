@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from solver.registry import get_game
-from solver.store import StoredResult, open_store
+from solver.store import open_store
 from solver.survey import SurveyStats, histogram_svg, parse_range
 
 
@@ -35,15 +35,8 @@ def main() -> None:
     numbers = parse_range(args.range_text)
     stats = SurveyStats(entry.tag, version)
     with open_store(args.db) as store:
-        rows = store._conn.execute(
-            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit,"
-            " node_limit, error FROM results WHERE game = ? AND solver_version = ? AND number >= ? AND number < ?"
-            " ORDER BY number",
-            (entry.tag, version, numbers.start, numbers.stop),
-        )
         limits = set()
-        for row in rows:
-            result = StoredResult(*row)
+        for result in store.results(entry.tag, version, numbers):
             stats.add(result, cached=True)
             limits.add((result.time_limit, result.node_limit))
     summary = stats.summary()

@@ -317,6 +317,16 @@ class ResultStore:
             return self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         return self._conn.execute("SELECT COUNT(*) FROM results WHERE game = ?", (game,)).fetchone()[0]
 
+    def results(self, game: str, solver_version: str, numbers: range) -> Iterator[StoredResult]:
+        """A game's rows of one solver version over a range of deal numbers, by number, streamed."""
+        cursor = self._conn.execute(
+            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"
+            " FROM results WHERE game = ? AND solver_version = ? AND number >= ? AND number < ? ORDER BY number",
+            (game, solver_version, numbers.start, numbers.stop),
+        )
+        for row in cursor:
+            yield StoredResult(*row)
+
     def all_results(self) -> Iterator[StoredResult]:
         cursor = self._conn.execute(
             "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"

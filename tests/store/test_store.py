@@ -140,6 +140,7 @@ def test_effort_and_hardest_first_hints(tmp_path):
         assert store.effort("HM1-N-0000099") is None
         assert [n for n, _ in store.hardest("HM")] == [2, 3, 1]
         assert [n for n, _ in store.hardest("HM", range(1, 3))] == [2, 1]
+        assert [(r.number, r.seconds) for r in store.results("HM", "v1", range(2, 10))] == [(2, 9.0), (3, 2.0)]
 
 
 def test_default_path_follows_the_environment(monkeypatch, tmp_path):
