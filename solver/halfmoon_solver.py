@@ -27,7 +27,7 @@ from solver.games.halfmoon import Move, Position, replay
 from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
-SOLVER_VERSION = "hm-solver-1"
+SOLVER_VERSION = "hm-solver-2"
 
 #: Default wall-clock limit per deal, in seconds.
 DEFAULT_TIME_LIMIT = 60.0

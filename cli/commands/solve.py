@@ -8,7 +8,7 @@ from typing import Iterator
 import click
 
 from dealcodes import deal_halfmoon, parse_code
-from solver.core.results import Verdict
+from solver.core.results import DEFAULT_TT_BYTES, Verdict
 from solver.games.halfmoon import Move, Position, replay as replay_line
 from solver.halfmoon_solver import DEFAULT_TIME_LIMIT, METHODS, SolveResult, hint as hint_position, solve as solve_position
 from solver.registry import get_game
@@ -76,13 +76,15 @@ def _print_result(label: str, position: Position, result: SolveResult, as_json: 
 @time_limit_option
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, help="Cap on search nodes per deal.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Tie-break seed.")
+@click.option("--memory-mb", type=click.IntRange(min=0), default=DEFAULT_TT_BYTES >> 20, show_default=True,
+              help="Cap on the search's transposition tables (MB); hitting it slows, never changes, answers.")
 @click.option("--symbols", is_flag=True, help="Show suits as ♣ ♦ ♥ ♠.")
 @db_option
 @no_cache_option
 @json_option
 def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, method: str, time_limit: float,
           node_limit: int | None,
-          seed: int, symbols: bool, db_path: str | None, no_cache: bool, as_json: bool) -> None:
+          seed: int, memory_mb: int, symbols: bool, db_path: str | None, no_cache: bool, as_json: bool) -> None:
     """Decide exactly whether each deal CODE can be won, and show a winning line.
 
     Give several codes, or '-' to read codes from stdin (one JSON object per code with
@@ -98,7 +100,7 @@ def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, 
         if codes:
             raise click.UsageError("give deal CODEs or --layout FILE, not both")
         position = Position.from_json(read_json_file(layout, "layout"))
-        result = solve_position(position, method, time_limit, node_limit, seed)
+        result = solve_position(position, method, time_limit, node_limit, seed, memory_mb << 20)
         _print_result("layout", position, result, as_json, None, symbols)
         return
     if not codes:
@@ -113,7 +115,8 @@ def solve(codes: tuple[str, ...], layout: str | None, rules_option: str | None, 
         parsed = parse_code(text, expect_game="HM")
         position = Position.from_deal(deal_halfmoon(parsed.number))
         result, _ = solve_with_store(get_game("HM"), parsed.number, store,
-                                     lambda: solve_position(position, method, time_limit, node_limit, seed),
+                                     lambda: solve_position(position, method, time_limit, node_limit, seed,
+                                                            memory_mb << 20),
                                      time_limit, node_limit)
         _print_result(str(parsed), position, result, as_json, str(parsed), symbols)
         sys.stdout.flush()

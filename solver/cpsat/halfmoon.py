@@ -200,6 +200,9 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
     except KeyboardInterrupt:
         solver.StopSearch()
         worker.join()
+        # Measured: CP-SAT's own threads need a moment after a stopped Solve returns; a
+        # process that exits at once (Ctrl-C on the CLI) aborts in a C++ destructor.
+        time.sleep(0.5)
         raise
     if "error" in outcome:
         raise outcome["error"]

@@ -44,6 +44,9 @@ Source = int  # pile index >= 0, or -rank for a free card
 SearchMove = tuple[Source, ...]
 
 _MASK = (1 << 64) - 1
+#: Entries a class solver's memos may hold before they are dropped (~200 bytes each, so
+#: at most ~20 MB per class, ~120 MB per search direction in the worst case).
+MEMO_CAP = 100_000
 #: Amplitude of the salted tie-break noise in move scores (restarts only).
 NOISE = 10
 
@@ -620,6 +623,10 @@ class ClassSolver:
                 fr[self.seqs[i][0]] += 1
                 c = 0
             ch.append(c)
+        if len(self.fast) + len(self.memo) > MEMO_CAP:
+            # A cache only: dropping it costs time, never correctness, and bounds memory.
+            self.fast.clear()
+            self.memo.clear()
         known = self._win(tuple(ch), tuple(fr), left)
         self.fast[key] = known
         return known

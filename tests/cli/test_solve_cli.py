@@ -84,3 +84,29 @@ def test_hint_on_a_layout_and_bad_moves(tmp_path):
     assert {row["move"]: row["verdict"] for row in data["moves"]} == {"1+R1": "winnable", "R1+R2": "unwinnable"}
     bad = run("hint", "--layout", str(path), "--moves", "1+R2")
     assert bad.exit_code == 3 and "move 1" in bad.output
+
+
+def test_ctrl_c_on_a_batch_exits_130_after_the_deals_already_printed():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # Deal 1 is quick, deal 62 takes CP-SAT minutes: interrupt during the second.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "solve", "HM1-N-AAAAAAB", "HM1-N-AAAAACK", "--method", "cpsat",
+         "--no-cache", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        first = process.stdout.readline()  # blocks until deal 1 is printed
+        assert json.loads(first)["code"] == "HM1-N-AAAAAAB" and time.monotonic() < deadline
+        time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert err.strip() == "interrupted" and out.strip() == ""

@@ -234,3 +234,11 @@ def test_generated_layouts_agree_with_brute_force(position):
     assert cpsat.verdict is expected
     if expected is Verdict.WINNABLE:
         assert replay(position, list(cpsat.moves)).position.is_won
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_layouts())
+def test_reversing_every_pile_keeps_the_verdict(position):
+    from solver.halfmoon_solver import reverse_position
+
+    assert brute_winnable(position) == brute_winnable(reverse_position(position))
