@@ -310,10 +310,11 @@ class HalfMoonSearch:
         free = self.free
         h = self.h
         if self.reductions:
-            safe = self.safe_compound(tops)
+            nt = [len(t) for t in tops]
+            safe = self.safe_compound(tops, nt)
             if safe is not None:
                 return [safe]
-            commit = self.commit_card(tops)
+            commit = self.commit_card(tops, nt)
             if commit is not None:
                 card_src, count = commit
                 if count == 0:
@@ -399,7 +400,7 @@ class HalfMoonSearch:
 
     # -- reductions -----------------------------------------------------------------------
 
-    def safe_compound(self, tops: Sequence[list[int]]) -> SearchMove | None:
+    def safe_compound(self, tops: Sequence[list[int]], nt: Sequence[int] | None = None) -> SearchMove | None:
         """A compound move that loses no win: SAFE_CLEAR or FREE_PARTNERS, else None.
 
         SAFE_CLEAR: every remaining card of a rank class is playable (a pile top or free).
@@ -422,13 +423,15 @@ class HalfMoonSearch:
         free = self.free
         rank_left = self.rank_left
         class_left = self.class_left
+        if nt is None:
+            nt = [len(t) for t in tops]
         for cls in (1, 2, 3, 4, 5):
             if not class_left[cls]:
                 continue
             low, high = cls, 11 - cls
             left = rank_left[low]
-            play_low = len(tops[low]) + free[low]
-            play_high = len(tops[high]) + free[high]
+            play_low = nt[low] + free[low]
+            play_high = nt[high] + free[high]
             if play_low == left and play_high == left:
                 self.stats["clear"] += 1
                 move: list[int] = []
@@ -445,7 +448,7 @@ class HalfMoonSearch:
                     return tuple(move)
         if class_left[0]:
             left = rank_left[JACK]
-            playable = [len(tops[r]) + free[r] for r in (JACK, QUEEN, KING)]
+            playable = [nt[r] + free[r] for r in (JACK, QUEEN, KING)]
             if playable[0] == playable[1] == playable[2] == left:
                 self.stats["clear"] += 1
                 move = []
@@ -463,7 +466,7 @@ class HalfMoonSearch:
                     return tuple(move)
         return None
 
-    def commit_card(self, tops: Sequence[list[int]]) -> tuple[Source, int] | None:
+    def commit_card(self, tops: Sequence[list[int]], nt: Sequence[int] | None = None) -> tuple[Source, int] | None:
         """COMMIT: a playable card whose every possible partner is playable now, if any.
 
         Returns (its source, how many moves remove it), the card with fewest such moves.
@@ -479,6 +482,11 @@ class HalfMoonSearch:
         rank_left = self.rank_left
         h = self.h
         ranks = self.ranks
+        if nt is None:
+            nt = [len(t) for t in tops]
+        # missing[r]: cards of rank r not playable now; options[r]: distinct sources of r.
+        missing = [rank_left[r] - nt[r] - free[r] for r in range(14)]
+        options = [nt[r] + (1 if free[r] else 0) for r in range(14)]
         best: tuple[Source, int] | None = None
         best_count = 1 << 30
         # Pile tops first (they block cards below them), then free cards.
@@ -487,31 +495,36 @@ class HalfMoonSearch:
             if not height:
                 continue
             rank = ranks[i][height - 1]
+            partners = PARTNERS[rank]
             below = self.below[i][height]
-            count = 1
-            for partner in PARTNERS[rank]:
-                playable = len(tops[partner]) + free[partner]
-                if playable + below[partner] != rank_left[partner]:
-                    break
-                count *= len(tops[partner]) + (1 if free[partner] else 0)
+            if missing[partners[0]] != below[partners[0]]:
+                continue
+            if len(partners) == 1:
+                count = options[partners[0]]
+            elif missing[partners[1]] != below[partners[1]]:
+                continue
             else:
-                if count < best_count:
-                    best, best_count = (i, count), count
-                    if count <= 1:
-                        return best
+                count = options[partners[0]] * options[partners[1]]
+            if count < best_count:
+                best, best_count = (i, count), count
+                if count <= 1:
+                    return best
         for rank in range(1, 14):
             if not free[rank]:
                 continue
-            count = 1
-            for partner in PARTNERS[rank]:
-                if len(tops[partner]) + free[partner] != rank_left[partner]:
-                    break
-                count *= len(tops[partner]) + (1 if free[partner] else 0)
+            partners = PARTNERS[rank]
+            if missing[partners[0]]:
+                continue
+            if len(partners) == 1:
+                count = options[partners[0]]
+            elif missing[partners[1]]:
+                continue
             else:
-                if count < best_count:
-                    best, best_count = (-rank, count), count
-                    if count <= 1:
-                        return best
+                count = options[partners[0]] * options[partners[1]]
+            if count < best_count:
+                best, best_count = (-rank, count), count
+                if count <= 1:
+                    return best
         return best
 
     def class_projection_dead(self, cls: int) -> bool:
