@@ -27,7 +27,7 @@ from solver.games.halfmoon import Move, Position, replay
 from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
-SOLVER_VERSION = "hm-solver-2"
+SOLVER_VERSION = "hm-solver-3"
 
 #: Default wall-clock limit per deal, in seconds. Typical deals take milliseconds; the
 #: hardest of HM1 0-999 take about 10 s of CPU, and a shared machine can stretch that.

@@ -76,8 +76,9 @@ class HalfMoonSearch:
     """A mutable Half Moon position for the solitaire search (make/unmake, packed key).
 
     Implements `solver.core.solitaire.SolitaireState`. `projection` turns on the
-    per-class dead-position check (`class_projection_dead`); it is off inside the
-    projection solver itself. `reductions` can be switched off for tests that compare
+    per-class dead-position check (`class_projection_dead`, solved by `ClassSolver`);
+    `proj_cache` shares the class solvers between states of one position. `reductions`
+    (and `projection`) can be switched off for tests that compare
     against plain search.
     """
 
@@ -644,13 +645,6 @@ class ClassSolver:
         self.fast[key] = known
         return known
 
-    def winnable(self, ch: tuple[int, ...], fr: tuple[int, ...]) -> bool:
-        """Class heights per pile (0 or >= 2) and free counts per class rank."""
-        counts = [fr[j] + sum(self.seqs[i][:c].count(j) for i, c in enumerate(ch) if c) for j in range(self.k)]
-        if any(count != counts[0] for count in counts):
-            return False
-        return self._win(ch, fr, counts[0])
-
     def _win(self, ch: tuple[int, ...], fr: tuple[int, ...], left: int) -> bool:
         if left == 0:
             return True
@@ -730,31 +724,41 @@ def _product(options: list[list[int]]) -> list[tuple[int, ...]]:
 
 
 def concretize(position: Position, line: Iterable[SearchMove]) -> tuple[Move, ...]:
-    """Turn abstract search moves into rules-level moves, applying each through the rules.
+    """Turn abstract search moves into rules-level moves.
 
     A free source ``-r`` becomes a reserve slot or single-card pile holding rank r (they
-    are interchangeable); a compound move is split into its pairs or triples. An
-    inconsistency raises MoveError from the rules (a bug, never a silent wrong line).
+    are interchangeable); a compound move is split into its pairs or triples. The table is
+    tracked with plain lists here (this runs on every answer, so it is kept light); the
+    caller replays the result through the rules (`halfmoon_solver.verify_line`), so an
+    inconsistency can never come out as a winning line.
     """
     return concretize_from(position, line)[0]
 
 
 def concretize_from(position: Position, line: Iterable[SearchMove]) -> tuple[tuple[Move, ...], Position]:
     """`concretize`, also returning the position the line reaches."""
+    piles = [list(pile) for pile in position.piles]
+    reserve = list(position.reserve)
     moves: list[Move] = []
-    current = position
     for smove in line:
-        taken: set[Place] = set()
-        places = []
+        places: list[Place] = []
+        cards: list[Card] = []
         for src in smove:
-            place = _place_for(current, src, taken)
-            taken.add(place)
+            if src >= 0:
+                place, card = Place(False, src), piles[src][-1]
+            else:
+                place, card = _free_place(piles, reserve, -src, places)
             places.append(place)
-        for group in _group(current, places):
-            move = Move(tuple(group))
-            current = current.apply(move)
-            moves.append(move)
-    return tuple(moves), current
+            cards.append(card)
+        groups = [places] if len(places) <= 3 else _group(places, cards)
+        for group in groups:
+            for place in group:
+                if place.in_reserve:
+                    reserve[place.index] = None
+                else:
+                    piles[place.index].pop()
+            moves.append(Move(tuple(group)))
+    return tuple(moves), Position(tuple(map(tuple, piles)), tuple(reserve))
 
 
 def abstract_line(position: Position, moves: Iterable[Move]) -> list[SearchMove]:
@@ -780,29 +784,22 @@ def abstract_line(position: Position, moves: Iterable[Move]) -> list[SearchMove]
     return line
 
 
-def _place_for(position: Position, src: Source, taken: set[Place]) -> Place:
-    if src >= 0:
-        return Place(False, src)
-    rank = -src
-    for index, card in enumerate(position.reserve):
-        place = Place(True, index)
-        if card is not None and card.rank == rank and place not in taken:
-            return place
-    for index, pile in enumerate(position.piles):
-        place = Place(False, index)
-        if len(pile) == 1 and pile[0].rank == rank and place not in taken:
-            return place
+def _free_place(piles: list[list[Card]], reserve: list[Card | None], rank: int,
+                taken: list[Place]) -> tuple[Place, Card]:
+    """A reserve slot or single-card pile holding `rank`, not already used by this move."""
+    for index, card in enumerate(reserve):
+        if card is not None and card.rank == rank and Place(True, index) not in taken:
+            return Place(True, index), card
+    for index, pile in enumerate(piles):
+        if len(pile) == 1 and pile[0].rank == rank and Place(False, index) not in taken:
+            return Place(False, index), pile[0]
     raise AssertionError(f"search line names a free card of rank {rank} that is not on the table")
 
 
-def _group(position: Position, places: list[Place]) -> list[list[Place]]:
-    """Split the places of a compound move into legal groups, all playable now."""
-    if len(places) <= 3:
-        return [places]
+def _group(places: list[Place], cards: list[Card]) -> list[list[Place]]:
+    """Split the places of a compound move (all playable now) into pairs or triples."""
     by_rank: dict[int, list[Place]] = {}
-    for place in places:
-        card = position.card_at(place)
-        assert card is not None, f"compound move names empty place {place}"
+    for place, card in zip(places, cards):
         by_rank.setdefault(card.rank, []).append(place)
     ranks = sorted(by_rank)
     groups = [list(group) for group in zip(*(by_rank[r] for r in ranks))]

@@ -242,3 +242,17 @@ def test_reversing_every_pile_keeps_the_verdict(position):
     from solver.halfmoon_solver import reverse_position
 
     assert brute_winnable(position) == brute_winnable(reverse_position(position))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_layouts())
+def test_class_projection_solver_matches_brute_force_on_each_class(position):
+    state = HalfMoonSearch(position)
+    if not state.balanced:
+        return
+    for cls in range(6):
+        if not state.class_left[cls]:
+            continue
+        solver = ClassSolver(state.ranks, cls)
+        left = state.rank_left[solver.class_ranks[0]]
+        assert solver.winnable_from(state.h, state.free, left) == brute_winnable(state.projected(cls))
