@@ -31,11 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dealcodes.eight_and_a_half import eh_deal_from_code
-from solver.core.exact import SOLVED, Limits, replay_line, solve
-from solver.core.game import WinLoss
-from solver.games.eight_and_a_half import GAME, Position, Seat, decode, first_player
-from solver.games.eight_and_a_half.policy import play_until_endgame
+from halfmoon.dealcodes.eight_and_a_half import eh_deal_from_code
+from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve
+from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.eight_and_a_half.kernel import GAME, decode
+from halfmoon.solver.games.eight_and_a_half.policy import play_until_endgame
+from halfmoon.solver.games.eight_and_a_half.position import Position, Seat, first_player
 
 ORDER = ("hand", "hand", "hand", "open", "open", "open", "blind", "blind", "blind")
 

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from solver.games.family import load_preset
-from solver.games.family.solve import solve_deal
+from halfmoon.solver.games.family.presets import load_preset
+from halfmoon.solver.games.family.search import solve_deal
 
 
 def distribution(values: list[float]) -> dict[str, float]:
@@ -59,9 +59,9 @@ def main() -> None:
         report[tag] = measure(lambda n, rules=rules: solve_deal(rules, n), range(args.deals))
         print(f"{tag}: {json.dumps(report[tag])}", flush=True)
     if args.hm_deals:
-        from dealcodes import deal_halfmoon
-        from solver.games import halfmoon as hm
-        from solver.halfmoon_solver import solve as dedicated
+        from halfmoon.dealcodes import deal_halfmoon
+        from halfmoon.solver.games.halfmoon import rules as hm
+        from halfmoon.solver.games.halfmoon.portfolio import solve as dedicated
 
         numbers = range(args.hm_deals)
         report["HM-dedicated-search"] = measure(

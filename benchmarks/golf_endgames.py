@@ -25,10 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealcodes import DEAL_COUNT, DealCode, SplitMix64  # noqa: E402
-from solver.core.exact import Limits, solve  # noqa: E402
-from solver.core.game import GuaranteedScore, ScoreDifference  # noqa: E402
-from solver.games.golf import GOLF, Position, play_forward  # noqa: E402
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64  # noqa: E402
+from halfmoon.solver.core.exact import Limits, solve  # noqa: E402
+from halfmoon.solver.core.game import GuaranteedScore, ScoreDifference  # noqa: E402
+from halfmoon.solver.games.golf.kernel import GOLF
+from halfmoon.solver.games.golf.policy import play_forward
+from halfmoon.solver.games.golf.rules import Position
 
 
 def deal_codes(players: int, count: int, seed: int) -> list[str]:

@@ -23,7 +23,6 @@ import argparse
 import json
 import platform
 import resource
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -32,10 +31,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dealcodes import deal_halfmoon  # noqa: E402
-from dealcodes.rng import SplitMix64  # noqa: E402
-from solver.games.halfmoon import Position  # noqa: E402
-from solver.halfmoon_solver import DEFAULT_TIME_LIMIT, SOLVER_VERSION, solve  # noqa: E402
+from halfmoon.dealcodes import deal_halfmoon  # noqa: E402
+from halfmoon.dealcodes.rng import SplitMix64  # noqa: E402
+from halfmoon.solver.games.halfmoon.portfolio import (
+    DEFAULT_TIME_LIMIT,
+    SOLVER_VERSION,
+    solve,
+)
+from halfmoon.solver.games.halfmoon.rules import Position
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "halfmoon_solvers.jsonl"
 SEARCH_NODES = 2_000_000

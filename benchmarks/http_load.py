@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dealcodes import DealCode
-from dealcodes.rng import SplitMix64
-from solver.registry import get_game
-from solver.survey import line_wins, sample_numbers
+from halfmoon.dealcodes import DealCode
+from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.registry import get_game
+from halfmoon.solver.survey import line_wins, sample_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -245,7 +245,7 @@ def main() -> int:
     temporary = tempfile.TemporaryDirectory(prefix="halfmoon-load-")
     db = args.db or Path(temporary.name) / "results.sqlite3"
     codes = [str(DealCode("HM", 1, "N", number)) for number in sample_numbers(args.seed, args.deals)]
-    command = [sys.executable, "-m", "cli.main", "serve", "--host", host, "--port", "0", "--workers", str(args.workers),
+    command = [sys.executable, "-m", "halfmoon", "serve", "--host", host, "--port", "0", "--workers", str(args.workers),
                "--db", str(db), "--json", "--no-access-log", "--log-level", "warning",
                "--solve-time-limit", str(args.solve_time_limit), "--wait", str(args.wait)]
     log_path = Path(temporary.name) / "server.log"

@@ -28,10 +28,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dealcodes import DealCode, shuffled, standard_deck
-from solver.core.exact import SOLVED, Limits, replay_line, solve
-from solver.core.game import WinLoss
-from solver.games.shithead import GAME, Position, play_until_endgame
+from halfmoon.dealcodes import DealCode, shuffled, standard_deck
+from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve
+from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.shithead.kernel import GAME
+from halfmoon.solver.games.shithead.policy import play_until_endgame
+from halfmoon.solver.games.shithead.rules import Position
 
 
 def cards_in_play(position: Position) -> int:

@@ -23,12 +23,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dealcodes import deal_spit
-from solver.core.exact import SOLVED, Limits, replay_line, solve
-from solver.core.game import WinLoss
-from solver.games.spit import GAME, position_from_deal, terminal
-from solver.games.spit.endgame import play_until_endgame
-from solver.games.spit.solitaire import solitaire_count
+from halfmoon.dealcodes import deal_spit
+from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve
+from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.spit.policy import play_until_endgame
+from halfmoon.solver.games.spit.rules import GAME, position_from_deal, terminal
+from halfmoon.solver.games.spit.search import solitaire_count
 
 
 def distribution(values: list[float]) -> dict[str, float] | None:

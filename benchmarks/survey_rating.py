@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from solver.core.batch import LocalPool
-from solver.rating import Rating
-from solver.survey import run_generate, sample_numbers
+from halfmoon.solver.core.batch import LocalPool
+from halfmoon.solver.rating import Rating
+from halfmoon.solver.survey import run_generate, sample_numbers
 
 SPLIT = (0.40, 0.70, 0.90)  # cumulative shares below medium, hard, expert
 

@@ -15,9 +15,9 @@ import argparse
 import json
 from pathlib import Path
 
-from solver.registry import get_game
-from solver.store import open_store
-from solver.survey import SurveyStats, histogram_svg, parse_range
+from halfmoon.solver.registry import get_game
+from halfmoon.solver.store import open_store
+from halfmoon.solver.survey import SurveyStats, histogram_svg, parse_range
 
 
 def main() -> None:

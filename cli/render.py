@@ -7,7 +7,7 @@ inside the arc in two rows of four (R1-R4 above R5-R8).
 
 from __future__ import annotations
 
-from dealcodes import Card
+from halfmoon.dealcodes import Card
 
 CELL = 7
 # (row, column) of each pile on a 4 x 9 grid, and of each reserve slot.

@@ -20,13 +20,27 @@ from .codes import (
     parse_code,
     parse_number,
 )
-from .halfmoon import HalfMoonDeal, deal_from_code, deal_halfmoon
-from .elevens import GridDeal, deal_elevens, deal_grid, grid_deal_from_code  # registers EL, SE, TN
+from .eight_and_a_half import (  # registers EH
+    EHCard,
+    EHDeal,
+    deal_eight_and_a_half,
+    eh_deal_from_code,
+)
+from .elevens import (  # registers EL, SE, TN
+    GridDeal,
+    deal_elevens,
+    deal_grid,
+    grid_deal_from_code,
+)
 from .golf import GolfDeal, deal_golf, golf_deal_from_code  # registers GF
-from .shithead import ShitheadDeal, deal_shithead, shithead_deal_from_code  # registers SH
-from .spit import SpitDeal, deal_spit, deal_spit_from_code  # registers SP
-from .eight_and_a_half import EHCard, EHDeal, deal_eight_and_a_half, eh_deal_from_code  # registers EH
+from .halfmoon import HalfMoonDeal, deal_from_code, deal_halfmoon
 from .rng import SplitMix64, shuffled
+from .shithead import (  # registers SH
+    ShitheadDeal,
+    deal_shithead,
+    shithead_deal_from_code,
+)
+from .spit import SpitDeal, deal_spit, deal_spit_from_code  # registers SP
 
 __all__ = [
     "DEAL_COUNT",

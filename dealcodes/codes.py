@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from typing import Callable
 
 PAYLOAD_LENGTH = 7
 DEAL_COUNT = 26**PAYLOAD_LENGTH  # 8,031,810,176 deal numbers: 0 … DEAL_COUNT - 1

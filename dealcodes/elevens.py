@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, standard_deck
-from .codes import DealCode, GameCodec, UnknownGameError, check_number, parse_code, register_game
+from .codes import (
+    DealCode,
+    GameCodec,
+    UnknownGameError,
+    check_number,
+    parse_code,
+    register_game,
+)
 from .rng import shuffled
 
 

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, standard_deck
-from .codes import BadVariantError, DealCode, GameCodec, check_number, parse_code, register_game
+from .codes import (
+    BadVariantError,
+    DealCode,
+    GameCodec,
+    check_number,
+    parse_code,
+    register_game,
+)
 from .rng import shuffled
 
 HAND_SIZE = 6

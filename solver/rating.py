@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Hashable, Mapping
 
-from dealcodes.rng import MASK64, SplitMix64
+from halfmoon.dealcodes.rng import MASK64, SplitMix64
 
 from .registry import GameEntry
 

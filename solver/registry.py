@@ -97,10 +97,15 @@ def _halfmoon_greedy(position: Any, move: Any) -> int:
 
 
 def _load_halfmoon() -> GameEntry:
-    from dealcodes import DealCode, deal_halfmoon
-    from solver import halfmoon_solver
-    from solver.core.results import Verdict
-    from solver.games.halfmoon import IllegalLineError, Position as HMPosition, parse_line, replay
+    from halfmoon.dealcodes import DealCode, deal_halfmoon
+    from halfmoon.solver.games.halfmoon import portfolio as halfmoon_solver
+    from halfmoon.solver.core.verdicts import Verdict
+    from halfmoon.solver.games.halfmoon.rules import (
+        IllegalLineError,
+        parse_line,
+        replay,
+    )
+    from halfmoon.solver.games.halfmoon.rules import Position as HMPosition
 
     def deal(number: int) -> HMPosition:
         return HMPosition.from_deal(deal_halfmoon(number))
@@ -146,7 +151,7 @@ FAMILY_TAGS = ("EL", "SE", "TN")
 
 def _family_loader(tag: str) -> Callable[[], GameEntry]:
     def load() -> GameEntry:
-        from solver.games.family.entry import family_entry
+        from halfmoon.solver.games.family.adapter import family_entry
 
         return family_entry(tag)
 
@@ -161,7 +166,7 @@ for _tag in FAMILY_TAGS:
 
 
 def _load_family(tag: str) -> GameEntry:
-    from solver.games.family.entry import family_entry
+    from halfmoon.solver.games.family.adapter import family_entry
 
     return family_entry(tag)
 

@@ -19,11 +19,19 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from dealcodes.codes import DEAL_COUNT, check_number
-from dealcodes.rng import SplitMix64
+from halfmoon.dealcodes.codes import DEAL_COUNT, check_number
+from halfmoon.dealcodes.rng import SplitMix64
 
 from .core.batch import ExecutorSource, Job, Outcome, run_jobs
-from .rating import DEFAULT_PARAMS, RATING_VERSION, TIERS, Rating, RatingParams, rate_position, verdict_of
+from .rating import (
+    DEFAULT_PARAMS,
+    RATING_VERSION,
+    TIERS,
+    Rating,
+    RatingParams,
+    rate_position,
+    verdict_of,
+)
 from .registry import GameEntry, get_game
 from .store import ResultStore, StoredRating, StoredResult
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from batch.toy import TAG, toy_deal, toy_solve
-from solver.rating import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.rating import (
     TIER_CUTS,
     TIERS,
     Rating,
@@ -17,8 +19,7 @@ from solver.rating import (
     rate_position,
     tier_of,
 )
-from solver.registry import get_game
-from dealcodes.rng import SplitMix64
+from halfmoon.solver.registry import get_game
 
 PARAMS = RatingParams(random_playouts=16, greedy_playouts=16)
 WINNABLE = [n for n in range(80) if toy_solve(toy_deal(n)).verdict == "winnable"][:4]

@@ -7,17 +7,25 @@ import json
 import tracemalloc
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from batch.test_runner import SerialSource
 from batch.toy import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
-from dealcodes.codes import DEAL_COUNT
-from solver.core.batch import LocalPool
-from solver.games.halfmoon import Move, parse_line
-from solver.rating import TIERS, RatingParams
-from solver.registry import GameEntry, register
-from solver.store import open_store
-from solver.survey import SurveyError, parse_range, run_generate, run_survey, sample_numbers, wilson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from halfmoon.dealcodes.codes import DEAL_COUNT
+from halfmoon.solver.core.batch import LocalPool
+from halfmoon.solver.games.halfmoon.rules import Move, parse_line
+from halfmoon.solver.rating import TIERS, RatingParams
+from halfmoon.solver.registry import GameEntry, register
+from halfmoon.solver.store import open_store
+from halfmoon.solver.survey import (
+    SurveyError,
+    parse_range,
+    run_generate,
+    run_survey,
+    sample_numbers,
+    wilson,
+)
 
 
 def brute_counts(numbers) -> dict[str, int]:

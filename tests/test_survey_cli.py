@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from batch.toy import TAG, toy_deal, toy_solve
 from click.testing import CliRunner
 
-from batch.toy import TAG, toy_deal, toy_solve
-from cli.main import main
+from halfmoon.cli.main import main
 
 
 def run(*args: str):
@@ -77,7 +77,7 @@ def test_ctrl_c_then_the_same_command_resumes_with_the_same_totals(tmp_path):
     import sys
     import time
 
-    from solver.store import open_store
+    from halfmoon.solver.store import open_store
 
     launcher = ("import sys; sys.path.insert(0, %r); import batch.toy; from cli.main import main; "
                 "main(sys.argv[1:], prog_name='halfmoon')") % os.path.dirname(os.path.abspath(__file__))

@@ -16,13 +16,20 @@ from typing import Iterator
 
 import click
 
-from dealcodes import DEAL_COUNT, parse_code
-from dealcodes.codes import parse_number
-from solver.core.batch import ExecutorSource, make_source
-from solver.rating import TIERS
-from solver.registry import get_game
-from solver.store import DB_ENV, ResultStore, StoredResult, open_store
-from solver.survey import SurveyStats, histogram_svg, parse_range, run_generate, run_survey, sample_numbers
+from halfmoon.dealcodes import DEAL_COUNT, parse_code
+from halfmoon.dealcodes.codes import parse_number
+from halfmoon.solver.core.batch import ExecutorSource, make_source
+from halfmoon.solver.rating import TIERS
+from halfmoon.solver.registry import get_game
+from halfmoon.solver.store import DB_ENV, ResultStore, StoredResult, open_store
+from halfmoon.solver.survey import (
+    SurveyStats,
+    histogram_svg,
+    parse_range,
+    run_generate,
+    run_survey,
+    sample_numbers,
+)
 
 from ..common import InputError, echo_json, json_option
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from dealcodes import DealCode, deal_from_code, parse_code, parse_number
-from dealcodes.codes import known_games
+from halfmoon.dealcodes import DealCode, deal_from_code, parse_code, parse_number
+from halfmoon.dealcodes.codes import known_games
 
 from ..common import echo_json, json_option
 from ..render import draw_list, draw_table

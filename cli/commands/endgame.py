@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from solver.core.endgame import adapters, answer, get_adapter
-from solver.core.exact import Limits
+from halfmoon.solver.core.endgame import adapters, answer, get_adapter
+from halfmoon.solver.core.exact import Limits
 
 from ..common import echo_json, json_option, read_json_file
 

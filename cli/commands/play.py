@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from dealcodes import deal_halfmoon, parse_code
-from solver.games.halfmoon import Position, replay as replay_line
+from halfmoon.dealcodes import deal_halfmoon, parse_code
+from halfmoon.solver.games.halfmoon.rules import Position
+from halfmoon.solver.games.halfmoon.rules import replay as replay_line
 
 from ..common import echo_json, json_option, read_json_file
 from ..render import draw_list, draw_table

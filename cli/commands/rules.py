@@ -6,9 +6,15 @@ from typing import Any
 
 import click
 
-from dealcodes import parse_code
-from solver.games.family import Game, Position, RuleSet, load_preset, load_rules, preset_names, preset_text
-from solver.games.family.presets import preset_for_tag
+from halfmoon.dealcodes import parse_code
+from halfmoon.solver.games.family.presets import (
+    load_preset,
+    preset_for_tag,
+    preset_names,
+    preset_text,
+)
+from halfmoon.solver.games.family.rules import Game, Position
+from halfmoon.solver.games.family.schema import RuleSet, load_rules
 
 from ..common import echo_json, json_option
 
@@ -179,7 +185,7 @@ def replay_command(code: str | None, line: str, rules_option: str | None, layout
 
 def family_tag(tag: str) -> bool:
     """Whether deal codes with this tag are solved by the family solver (EL, SE, TN)."""
-    from solver.games.family.entry import FAMILY_TAGS
+    from halfmoon.solver.games.family.adapter import FAMILY_TAGS
 
     return tag in FAMILY_TAGS
 
@@ -187,7 +193,7 @@ def family_tag(tag: str) -> bool:
 def solve_family(rules_set: RuleSet, position: Position, code: str | None, method: str, time_limit: float | None,
                  node_limit: int | None, symbols: bool, as_json: bool) -> None:
     """Solve one family position and print the verdict and the replayed winning line."""
-    from solver.games.family.solve import solve_position
+    from halfmoon.solver.games.family.search import solve_position
 
     result = solve_position(rules_set, position, time_limit=time_limit, node_limit=node_limit, method=method)
     if as_json:
@@ -205,7 +211,7 @@ def solve_family(rules_set: RuleSet, position: Position, code: str | None, metho
 
 
 def _symbol(card: str) -> str:
-    from dealcodes import parse_card
+    from halfmoon.dealcodes import parse_card
 
     return parse_card(card).symbol()
 

@@ -74,8 +74,8 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         raise click.ClickException(
             f"halfmoon serve needs the server extra: pip install 'halfmoon-solver[server]' (missing: {error.name})"
         ) from None
-    from solver.core.batch import default_workers
-    from solver.store import default_db_path, open_store
+    from halfmoon.solver.core.batch import default_workers
+    from halfmoon.solver.store import default_db_path, open_store
 
     workers = workers or default_workers()
     config = ServiceConfig(

@@ -7,12 +7,19 @@ from typing import Iterator
 
 import click
 
-from dealcodes import deal_halfmoon, parse_code
-from solver.core.results import DEFAULT_TT_BYTES, Verdict
-from solver.games.halfmoon import Move, Position, replay as replay_line
-from solver.halfmoon_solver import DEFAULT_TIME_LIMIT, METHODS, SolveResult, hint as hint_position, solve as solve_position
-from solver.registry import get_game
-from solver.survey import solve_with_store
+from halfmoon.dealcodes import deal_halfmoon, parse_code
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Verdict
+from halfmoon.solver.games.halfmoon.portfolio import (
+    DEFAULT_TIME_LIMIT,
+    METHODS,
+    SolveResult,
+)
+from halfmoon.solver.games.halfmoon.portfolio import hint as hint_position
+from halfmoon.solver.games.halfmoon.portfolio import solve as solve_position
+from halfmoon.solver.games.halfmoon.rules import Move, Position
+from halfmoon.solver.games.halfmoon.rules import replay as replay_line
+from halfmoon.solver.registry import get_game
+from halfmoon.solver.survey import solve_with_store
 
 from ..common import echo_json, json_option, read_json_file
 from .curate import db_option, no_cache_option, store_for_command

@@ -24,17 +24,19 @@ from contextlib import asynccontextmanager
 from importlib import metadata
 from typing import Any, AsyncIterator
 
-from fastapi import Body, FastAPI, Path as PathParam, Query
+from fastapi import Body, FastAPI, Query
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
-from dealcodes import deal_from_code, deal_halfmoon, parse_code
-from solver.core.endgame import EndgameError, adapters, get_adapter
-from solver.core.results import Verdict
-from solver.games.halfmoon import Position, replay as replay_line
-from solver.halfmoon_solver import SolveResult
-from solver.rating import TIERS
-from solver.registry import GameEntry, get_game
-from solver.store import StoredResult, default_db_path
+from halfmoon.dealcodes import deal_from_code, deal_halfmoon, parse_code
+from halfmoon.solver.core.endgame import EndgameError, adapters, get_adapter
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.halfmoon.portfolio import SolveResult
+from halfmoon.solver.games.halfmoon.rules import Position
+from halfmoon.solver.games.halfmoon.rules import replay as replay_line
+from halfmoon.solver.rating import TIERS
+from halfmoon.solver.registry import GameEntry, get_game
+from halfmoon.solver.store import StoredResult, default_db_path
 
 from . import work
 from .config import ServiceConfig
@@ -45,9 +47,9 @@ from .metrics import Metrics, RequestMetrics
 from .models import (
     CuratedPage,
     DealLayout,
-    ErrorReply,
     EndgameReply,
     EndgameRequest,
+    ErrorReply,
     Health,
     HintReply,
     HintRequest,

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solver.core.batch import default_workers
-from solver.rating import DEFAULT_PARAMS, RatingParams
+from halfmoon.solver.core.batch import default_workers
+from halfmoon.solver.rating import DEFAULT_PARAMS, RatingParams
 
 
 class ServiceConfigError(ValueError):

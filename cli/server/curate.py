@@ -19,10 +19,16 @@ import json
 import logging
 from typing import Any, Iterator
 
-from solver.rating import Rating, RatingParams
-from solver.registry import GameEntry
-from solver.store import StoredRating, StoredResult
-from solver.survey import Curated, RatedDeal, line_wins, rating_key, sample_numbers
+from halfmoon.solver.rating import Rating, RatingParams
+from halfmoon.solver.registry import GameEntry
+from halfmoon.solver.store import StoredRating, StoredResult
+from halfmoon.solver.survey import (
+    Curated,
+    RatedDeal,
+    line_wins,
+    rating_key,
+    sample_numbers,
+)
 
 from . import work
 from .metrics import Metrics

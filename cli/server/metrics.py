@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver.survey import TimeHistogram
+from halfmoon.solver.survey import TimeHistogram
 
 
 class Metrics:

@@ -18,9 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from solver.registry import GameEntry
-from solver.store import ResultStore, StoredRating, StoredResult
-from solver.survey import line_wins
+from halfmoon.solver.registry import GameEntry
+from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
+from halfmoon.solver.survey import line_wins
 
 T = TypeVar("T")
 

@@ -19,12 +19,12 @@ from typing import Any, Callable
 
 #: Modules the fork server imports once, so every worker starts with the solvers loaded.
 PRELOAD = (
-    "solver.halfmoon_solver",
-    "solver.registry",
-    "solver.survey",
-    "solver.core.endgame",
-    "solver.core.exact",
-    "cli.server.work",
+    "halfmoon.solver.games.halfmoon.portfolio",
+    "halfmoon.solver.registry",
+    "halfmoon.solver.survey",
+    "halfmoon.solver.core.endgame",
+    "halfmoon.solver.core.exact",
+    "halfmoon.cli.server.work",
 )
 
 
@@ -60,8 +60,8 @@ def warm_up(hold: float = 0.0) -> Done | Failed:
     """
 
     def run() -> int:
-        from solver.core.endgame import adapters
-        from solver.registry import get_game
+        from halfmoon.solver.core.endgame import adapters
+        from halfmoon.solver.registry import get_game
 
         get_game("HM")
         adapters()
@@ -76,7 +76,7 @@ def solve_job(tag: str, number: int, time_limit: float) -> Done | Failed:
     """Solve one deal of a registered solitaire; the value is a `solver.store.StoredResult`."""
 
     def run() -> Any:
-        from solver.survey import solve_deal
+        from halfmoon.solver.survey import solve_deal
 
         return solve_deal(tag, number, time_limit, None, None)
 
@@ -87,8 +87,8 @@ def hint_job(layout: dict[str, Any], time_limit: float) -> Done | Failed:
     """`hint` on a Half Moon position given in the layout JSON shape; the value is its JSON."""
 
     def run() -> dict[str, Any]:
-        from solver.games.halfmoon import Position
-        from solver.halfmoon_solver import hint
+        from halfmoon.solver.games.halfmoon.portfolio import hint
+        from halfmoon.solver.games.halfmoon.rules import Position
 
         return hint(Position.from_json(layout), time_limit).to_json(None)
 
@@ -101,8 +101,8 @@ def endgame_job(
     """The `halfmoon endgame GAME --json` report for a position (played on to the endgame if asked)."""
 
     def run() -> dict[str, Any]:
-        from solver.core.endgame import answer, get_adapter
-        from solver.core.exact import Limits
+        from halfmoon.solver.core.endgame import answer, get_adapter
+        from halfmoon.solver.core.exact import Limits
 
         adapter = get_adapter(game)
         current = adapter.position_from_json(position)
@@ -124,7 +124,7 @@ def rate_job(tag: str, number: int, params: Any) -> Done | Failed:
     """Solve within the rating's node budget and rate if winnable (`solver.survey.RatedDeal`)."""
 
     def run() -> Any:
-        from solver.survey import rate_deal
+        from halfmoon.solver.survey import rate_deal
 
         return rate_deal(tag, number, params)
 

@@ -14,7 +14,6 @@ search itself is imported lazily inside `answer`.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -112,25 +111,22 @@ def register(adapter: EndgameAdapter) -> EndgameAdapter:
     return adapter
 
 
+#: The multiplayer games' adapter modules (explicit, like OpenSpiel's game list; no discovery).
+ADAPTER_MODULES = (
+    "halfmoon.solver.games.eight_and_a_half.adapter",
+    "halfmoon.solver.games.golf.adapter",
+    "halfmoon.solver.games.shithead.adapter",
+    "halfmoon.solver.games.spit.adapter",
+)
+
+
 def _discover() -> None:
     global _DISCOVERED
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    import solver.games as games_package
-
-    for info in pkgutil.iter_modules(games_package.__path__, games_package.__name__ + "."):
-        try:
-            module = importlib.import_module(info.name)
-        except Exception as error:  # a broken game module must not take the others down
-            _LOAD_ERRORS[info.name] = f"{type(error).__name__}: {error}"
-            continue
-        found = list(getattr(module, "ENDGAME_ADAPTERS", ()))
-        single = getattr(module, "ENDGAME_ADAPTER", None)
-        if single is not None:
-            found.append(single)
-        for adapter in found:
-            register(adapter)
+    for name in ADAPTER_MODULES:
+        register(importlib.import_module(name).ADAPTER)
 
 
 def adapters() -> dict[str, EndgameAdapter]:

@@ -14,7 +14,15 @@ for more. Infinite play (positions of a cyclic game that never resolve) is worth
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import (
+    Any,
+    Callable,
+    Hashable,
+    Protocol,
+    Sequence,
+    TypeVar,
+    runtime_checkable,
+)
 
 P = TypeVar("P", bound=Hashable)
 M = TypeVar("M", bound=Hashable)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
-from dealcodes.rng import SplitMix64
+from halfmoon.dealcodes.rng import SplitMix64
 
-from .results import Deadline, Limits, SearchResult, Verdict
+from .verdicts import Deadline, Limits, SearchResult, Verdict
 
 M = TypeVar("M")
 

@@ -8,9 +8,9 @@ distributed = pytest.importorskip("distributed")
 
 from batch.test_runner import SerialSource, square  # noqa: E402
 from batch.toy import TAG  # noqa: E402
-from solver.core.batch import DaskPool, Job, run_jobs  # noqa: E402
-from solver.store import open_store  # noqa: E402
-from solver.survey import run_generate, run_survey  # noqa: E402
+from halfmoon.solver.core.batch import DaskPool, Job, run_jobs  # noqa: E402
+from halfmoon.solver.store import open_store  # noqa: E402
+from halfmoon.solver.survey import run_generate, run_survey  # noqa: E402
 
 
 @pytest.fixture(scope="module")

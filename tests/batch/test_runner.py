@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from solver.core.batch import BatchError, Job, LocalPool, default_workers, make_source, run_jobs
+from halfmoon.solver.core.batch import (
+    BatchError,
+    Job,
+    LocalPool,
+    default_workers,
+    make_source,
+    run_jobs,
+)
 
 
 def square(x: int) -> int:

@@ -14,10 +14,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from dealcodes.cards import Card
-from dealcodes.rng import shuffled
-from solver.games.halfmoon import Move, Position, parse_line, replay
-from solver.registry import GameEntry, _halfmoon_greedy, _halfmoon_key, register
+from halfmoon.dealcodes.cards import Card
+from halfmoon.dealcodes.rng import shuffled
+from halfmoon.solver.games.halfmoon.rules import Move, Position, parse_line, replay
+from halfmoon.solver.registry import (
+    GameEntry,
+    _halfmoon_greedy,
+    _halfmoon_key,
+    register,
+)
 
 TAG = "TY"
 VERSION = "toy-1"

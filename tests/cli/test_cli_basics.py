@@ -2,7 +2,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
+from halfmoon.cli.main import main
 
 runner = CliRunner()
 

@@ -6,9 +6,9 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
-from dealcodes import deal_from_code
-from solver.games.halfmoon import Position, replay
+from halfmoon.cli.main import main
+from halfmoon.dealcodes import deal_from_code
+from halfmoon.solver.games.halfmoon.rules import Position, replay
 
 runner = CliRunner()
 
@@ -94,7 +94,7 @@ def test_ctrl_c_on_a_batch_exits_130_after_the_deals_already_printed():
 
     # Deal 1 is quick, deal 62 takes CP-SAT minutes: interrupt during the second.
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "solve", "HM1-N-AAAAAAB", "HM1-N-AAAAACK", "--method", "cpsat",
+        [sys.executable, "-m", "halfmoon", "solve", "HM1-N-AAAAAAB", "HM1-N-AAAAACK", "--method", "cpsat",
          "--no-cache", "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

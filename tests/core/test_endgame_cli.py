@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
+from halfmoon.cli.main import main
 
 SMALL = {"to_move": 0, "hands": [["5C"], ["9D"]], "face_up": [["KS"], ["4H"]], "face_down": [["7H"], ["QD"]],
          "pile": ["6S"]}

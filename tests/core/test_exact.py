@@ -6,10 +6,30 @@ import random
 
 import pytest
 
-from solver.core.exact import UNKNOWN, SOLVED, Limits, SolveError, replay_line, solve, solve_all
-from solver.core.game import GuaranteedScore, ScoreDifference, WinLoss, avoid_last
+from halfmoon.solver.core.exact import (
+    SOLVED,
+    UNKNOWN,
+    Limits,
+    SolveError,
+    replay_line,
+    solve,
+    solve_all,
+)
+from halfmoon.solver.core.game import (
+    GuaranteedScore,
+    ScoreDifference,
+    WinLoss,
+    avoid_last,
+)
 
-from .toys import GraphGame, NimPosition, Node, SubtractionNim, brute_force, naive_memo_minimax
+from .toys import (
+    GraphGame,
+    NimPosition,
+    Node,
+    SubtractionNim,
+    brute_force,
+    naive_memo_minimax,
+)
 
 
 @pytest.mark.parametrize("method", ["retrograde", "negamax"])

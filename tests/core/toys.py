@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from solver.core.game import IllegalMoveError, Outcome
+from halfmoon.solver.core.game import IllegalMoveError, Outcome
 
 
 @dataclass(frozen=True)

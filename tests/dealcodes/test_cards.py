@@ -1,8 +1,8 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dealcodes import Card, CardError, parse_card, standard_deck
-
+from halfmoon.dealcodes import Card, CardError, parse_card, standard_deck
 
 cards = st.builds(Card, st.integers(1, 13), st.integers(0, 3))
 

@@ -1,7 +1,8 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dealcodes import (
+from halfmoon.dealcodes import (
     DEAL_COUNT,
     BadVariantError,
     DealCode,
@@ -15,7 +16,7 @@ from dealcodes import (
     parse_code,
     parse_number,
 )
-from dealcodes.codes import number_to_payload, payload_to_number
+from halfmoon.dealcodes.codes import number_to_payload, payload_to_number
 
 
 def test_spec_examples():

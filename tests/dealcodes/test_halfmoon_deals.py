@@ -2,9 +2,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, deal_from_code, deal_halfmoon, standard_deck
+from halfmoon.dealcodes import DEAL_COUNT, deal_from_code, deal_halfmoon, standard_deck
 
 VECTORS = Path(__file__).parent / "vectors" / "hm1.txt"
 

@@ -1,6 +1,7 @@
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dealcodes.rng import MASK64, SplitMix64, shuffled
+from halfmoon.dealcodes.rng import MASK64, SplitMix64, shuffled
 
 
 def test_splitmix64_first_output_matches_spec():

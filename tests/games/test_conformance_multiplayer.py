@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from dealcodes import SplitMix64
-from solver.core.endgame import adapters, load_errors
-from solver.core.game import Question
+from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.core.endgame import adapters, load_errors
+from halfmoon.solver.core.game import Question
 
 PLAYOUTS = 3  # sample positions per game
 STEPS = 60  # moves per playout (each step checks every legal move)

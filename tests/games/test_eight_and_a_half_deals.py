@@ -10,10 +10,17 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, BadVariantError, DealCode, UnknownGameError, parse_code
-from dealcodes.eight_and_a_half import (
+from halfmoon.dealcodes import (
+    DEAL_COUNT,
+    BadVariantError,
+    DealCode,
+    UnknownGameError,
+    parse_code,
+)
+from halfmoon.dealcodes.eight_and_a_half import (
     COPIES,
     EHCard,
     EHCardError,
@@ -25,7 +32,7 @@ from dealcodes.eight_and_a_half import (
     parse_eh_card,
     parse_eh_cards,
 )
-from solver.games.eight_and_a_half import Position
+from halfmoon.solver.games.eight_and_a_half.position import Position
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "dealcodes.md"
 

@@ -8,25 +8,24 @@ small random positions) check that both agree on every legal move and on every p
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, SplitMix64
-from dealcodes.eight_and_a_half import COPIES, SYMBOLS, eh_deal_from_code
-from solver.games.eight_and_a_half import (
+from halfmoon.dealcodes import DEAL_COUNT, SplitMix64
+from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, eh_deal_from_code
+from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf, decode, encode
+from halfmoon.solver.games.eight_and_a_half.policy import play_until_endgame
+from halfmoon.solver.games.eight_and_a_half.position import (
     EHIllegalMoveError,
     EHLineError,
     EHMoveError,
     EHPositionError,
-    EightAndAHalf,
     Move,
     Position,
     Seat,
-    decode,
-    encode,
     parse_line,
     parse_move,
 )
-from solver.games.eight_and_a_half.policy import play_until_endgame
 
 G = EightAndAHalf()
 
@@ -329,7 +328,7 @@ def test_policy_is_reproducible_and_reaches_the_endgame():
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, DEAL_COUNT - 1), st.integers(2, 5))
 def test_policy_runs_on_any_deal(number, players):
-    from dealcodes import DealCode
+    from halfmoon.dealcodes import DealCode
 
     start = G.encode(Position.from_deal(eh_deal_from_code(str(DealCode("EH", 1, str(players), number)))))
     end, moves = play_until_endgame(start, seed=number)

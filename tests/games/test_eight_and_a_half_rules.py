@@ -9,15 +9,19 @@ from collections import Counter
 
 import pytest
 
-from dealcodes.eight_and_a_half import COPIES, DECK_SIZE, EHCard, deal_eight_and_a_half
-from solver.games.eight_and_a_half import (
+from halfmoon.dealcodes.eight_and_a_half import (
+    COPIES,
+    DECK_SIZE,
+    EHCard,
+    deal_eight_and_a_half,
+)
+from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf, decode
+from halfmoon.solver.games.eight_and_a_half.position import (
     EHIllegalMoveError,
     EHLineError,
-    EightAndAHalf,
     Position,
-    decode,
+    first_player,
 )
-from solver.games.eight_and_a_half.position import first_player
 
 G = EightAndAHalf()
 
@@ -442,8 +446,8 @@ def test_S3_points_winner_two_fewest_one_winner_with_fewest_three():
 
 
 def test_S5_endless_play_is_a_draw_for_the_solver():
-    from solver.core.exact import solve
-    from solver.core.game import WinLoss
+    from halfmoon.solver.core.exact import solve
+    from halfmoon.solver.core.game import WinLoss
 
     # Seat 0 (open 5) cannot play on 9 and eats 0 and 9 into his hand; seat 1 opens his 1.
     # Seat 0 must answer 9 (a 0 would let seat 1 out with his open 7); seat 1 cannot play the

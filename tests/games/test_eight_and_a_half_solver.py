@@ -11,13 +11,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from dealcodes import SplitMix64
-from solver.core.endgame import adapters, answer, get_adapter
-from solver.core.exact import Limits, solve, solve_all
-from solver.core.game import Coalition, WinLoss, wins_outright
-from solver.games.eight_and_a_half import EightAndAHalf, Position
-from solver.games.eight_and_a_half.endgame import not_big_loser
+from halfmoon.cli.main import main
+from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.core.endgame import adapters, answer, get_adapter
+from halfmoon.solver.core.exact import Limits, solve, solve_all
+from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
+from halfmoon.solver.games.eight_and_a_half.adapter import not_big_loser
+from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf
+from halfmoon.solver.games.eight_and_a_half.position import Position
 
 try:  # the reference rules live with the engine tests (package or rootdir-style test imports)
     from .test_eight_and_a_half_engine import random_position, ref_apply, ref_legal

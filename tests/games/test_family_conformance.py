@@ -8,13 +8,14 @@ Randomness comes from SplitMix64 with fixed seeds, so every run checks the same 
 from collections import Counter
 
 import pytest
+from support.family_brute import BruteForceLimit, brute_force
 
-from dealcodes import Card, SplitMix64
-from solver.core.results import Verdict
-from solver.games.family import Game, Position, load_preset, preset_names, rules_from_json
-from solver.games.family.brute import BruteForceLimit, brute_force
-from solver.games.family.engine import find_groups, rule_accepts
-from solver.games.family.solve import solve_position
+from halfmoon.dealcodes import Card, SplitMix64
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.family.presets import load_preset, preset_names
+from halfmoon.solver.games.family.rules import Game, Position, find_groups, rule_accepts
+from halfmoon.solver.games.family.schema import rules_from_json
+from halfmoon.solver.games.family.search import solve_position
 
 MINI = {
     # Small members of the family for exhaustive comparison: same rule kinds, small decks.

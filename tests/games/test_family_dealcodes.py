@@ -4,11 +4,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, standard_deck
-from dealcodes.codes import BadVariantError, UnknownGameError, UnsupportedVersionError, parse_code
-from dealcodes.elevens import GRID_GAMES, deal_elevens, deal_grid, grid_deal_from_code
+from halfmoon.dealcodes import DEAL_COUNT, standard_deck
+from halfmoon.dealcodes.codes import (
+    BadVariantError,
+    UnknownGameError,
+    UnsupportedVersionError,
+    parse_code,
+)
+from halfmoon.dealcodes.elevens import (
+    GRID_GAMES,
+    deal_elevens,
+    deal_grid,
+    grid_deal_from_code,
+)
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "dealcodes.md"
 RANKS, SUITS = "A23456789TJQK", "CDHS"

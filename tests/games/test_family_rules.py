@@ -3,22 +3,23 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, Card, deal_halfmoon, parse_card
-from dealcodes.elevens import GRID_GAMES, deal_grid
-from solver.games import halfmoon as hm
-from solver.games.family import (
+from halfmoon.dealcodes import DEAL_COUNT, Card, deal_halfmoon, parse_card
+from halfmoon.dealcodes.elevens import GRID_GAMES, deal_grid
+from halfmoon.solver.games.family.presets import load_preset
+from halfmoon.solver.games.family.rules import (
     FamilyLayoutError,
     FamilyLineError,
     FamilyMoveError,
     Game,
     Move,
     Position,
-    load_preset,
     parse_move,
-    rules_from_json,
 )
+from halfmoon.solver.games.family.schema import rules_from_json
+from halfmoon.solver.games.halfmoon import rules as hm
 
 ELEVENS, SUIT, TENS, HALFMOON = (Game(load_preset(n)) for n in ("elevens", "suit-elevens", "tens", "halfmoon"))
 

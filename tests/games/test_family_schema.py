@@ -4,19 +4,23 @@ import copy
 import json
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from solver.games.family import (
-    RuleFileError,
+from halfmoon.solver.games.family.presets import (
     UnknownPresetError,
     load_preset,
-    load_rules,
     preset_names,
     preset_text,
+)
+from halfmoon.solver.games.family.schema import (
+    REFILL_EMPTY_PILES,
+    WIN_STOCK_DEALT,
+    RuleFileError,
+    load_rules,
     rules_from_json,
     rules_from_text,
 )
-from solver.games.family.schema import REFILL_EMPTY_PILES, WIN_STOCK_DEALT
 
 ELEVENS = json.loads(preset_text("elevens"))
 

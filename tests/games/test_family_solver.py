@@ -5,13 +5,18 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from dealcodes import deal_halfmoon
-from solver.core.results import Verdict
-from solver.games import halfmoon as hm
-from solver.games.family import Game, Position, load_preset
-from solver.games.family.solve import FamilyMethodError, solve_deal, solve_position
-from solver.registry import get_game
+from halfmoon.cli.main import main
+from halfmoon.dealcodes import deal_halfmoon
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.family.presets import load_preset
+from halfmoon.solver.games.family.rules import Game, Position
+from halfmoon.solver.games.family.search import (
+    FamilyMethodError,
+    solve_deal,
+    solve_position,
+)
+from halfmoon.solver.games.halfmoon import rules as hm
+from halfmoon.solver.registry import get_game
 
 HALFMOON = Game(load_preset("halfmoon"))
 
@@ -24,7 +29,7 @@ def small_halfmoon(seed: int) -> Position:
 
 
 def test_half_moon_preset_agrees_with_the_dedicated_solver_on_small_layouts():
-    from solver.halfmoon_solver import solve as dedicated
+    from halfmoon.solver.games.halfmoon.portfolio import solve as dedicated
 
     verdicts = set()
     for seed in range(40):
@@ -38,7 +43,7 @@ def test_half_moon_preset_agrees_with_the_dedicated_solver_on_small_layouts():
 
 @pytest.mark.parametrize("number", [1, 3, 5])
 def test_half_moon_preset_agrees_with_the_dedicated_solver_on_full_deals(number):
-    from solver.halfmoon_solver import solve as dedicated
+    from halfmoon.solver.games.halfmoon.portfolio import solve as dedicated
 
     ours = solve_deal(load_preset("halfmoon"), number, time_limit=30)
     theirs = dedicated(hm.Position.from_deal(deal_halfmoon(number)), "search", 30)

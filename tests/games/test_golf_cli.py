@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
+from halfmoon.cli.main import main
 
 LAST_TURN = {
     "hands": [{"cards": "AC 8D KS 6S 9S QH".split(), "up": [1, 2, 3, 4, 5, 6]},

@@ -3,10 +3,18 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, BadVariantError, DealCode, UnknownGameError, parse_code, standard_deck
-from dealcodes.golf import deal_golf, golf_deal_from_code
+from halfmoon.dealcodes import (
+    DEAL_COUNT,
+    BadVariantError,
+    DealCode,
+    UnknownGameError,
+    parse_code,
+    standard_deck,
+)
+from halfmoon.dealcodes.golf import deal_golf, golf_deal_from_code
 
 # The vectors in docs/dealcodes.md, section GF1 (seat lines: slots 1-3 / slots 4-6).
 VECTORS = """

@@ -3,14 +3,16 @@
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, DealCode, SplitMix64, parse_card
-from solver.games.golf import (
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64, parse_card
+from halfmoon.solver.games.golf.kernel import GOLF
+from halfmoon.solver.games.golf.policy import play_forward, policy_move
+from halfmoon.solver.games.golf.rules import (
     ENDED_LAST_TURNS,
     ENDED_REPETITION,
     ENDED_STOCK,
-    GOLF,
     GolfError,
     IllegalLineError,
     Match,
@@ -22,8 +24,6 @@ from solver.games.golf import (
     card_value,
     hand_score,
     parse_move,
-    play_forward,
-    policy_move,
     replay,
 )
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from dealcodes import DealCode, SplitMix64, parse_card
-from solver.core.exact import Limits, solve
-from solver.core.game import GuaranteedScore, ScoreDifference
-from solver.games.golf import GOLF, Position, play_forward, replay
-from solver.games.golf_endgame import ENDGAME_ADAPTERS, maxn
+from halfmoon.dealcodes import DealCode, SplitMix64, parse_card
+from halfmoon.solver.core.exact import Limits, solve
+from halfmoon.solver.core.game import GuaranteedScore, ScoreDifference
+from halfmoon.solver.games.golf.adapter import ADAPTER
+from halfmoon.solver.games.golf.kernel import GOLF
+from halfmoon.solver.games.golf.maxn import maxn
+from halfmoon.solver.games.golf.policy import play_forward
+from halfmoon.solver.games.golf.rules import Position, replay
 
 POINTS = {1: 1, 11: 10, 12: 10, 13: 0}
 
@@ -288,9 +291,9 @@ def test_maxn_agrees_with_brute_force(p):
 
 
 def test_adapter_reports_replayed_lines_and_a_maxn_line():
-    from solver.core.endgame import answer
+    from halfmoon.solver.core.endgame import answer
 
-    adapter = ENDGAME_ADAPTERS[0]
+    adapter = ADAPTER
     p = next(small_positions(1, 3, 3))
     report = answer(adapter, p, Limits(max_seconds=60))
     assert [q["id"] for q in report["questions"]] == [f"player-{s}-guaranteed-score" for s in range(3)]

@@ -1,10 +1,11 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import Card, DEAL_COUNT, deal_halfmoon, parse_card
-from solver.games.halfmoon import (
+from halfmoon.dealcodes import DEAL_COUNT, deal_halfmoon, parse_card
+from halfmoon.solver.games.halfmoon.rules import (
     IllegalLineError,
     LayoutError,
     Move,

@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from dealcodes import BadVariantError, UnknownGameError, parse_code, shithead_deal_from_code, shuffled, standard_deck
-from dealcodes.shithead import deal_shithead, starting_seat
-from dealcodes.cards import parse_card
+from halfmoon.dealcodes import (
+    BadVariantError,
+    UnknownGameError,
+    parse_code,
+    shithead_deal_from_code,
+    shuffled,
+    standard_deck,
+)
+from halfmoon.dealcodes.cards import parse_card
+from halfmoon.dealcodes.shithead import deal_shithead, starting_seat
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "dealcodes.md"
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealcodes import SplitMix64, parse_card
-from solver.games.shithead import (
-    GAME,
+from halfmoon.dealcodes import SplitMix64, parse_card
+from halfmoon.solver.games.shithead.kernel import GAME, position_key
+from halfmoon.solver.games.shithead.rules import (
     PICKUP,
     IllegalShitheadMove,
     LineError,
@@ -19,7 +19,6 @@ from solver.games.shithead import (
     can_play,
     legal_moves,
     parse_move,
-    position_key,
     replay,
 )
 
@@ -342,7 +341,7 @@ def test_move_text_round_trips(move: Move) -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 26**7 - 1), st.integers(2, 5), st.integers(0, 120))
 def test_positions_round_trip_through_json_along_playouts(number: int, players: int, steps: int) -> None:
-    from dealcodes import DealCode
+    from halfmoon.dealcodes import DealCode
 
     p = Position.from_deal_code(str(DealCode("SH", 1, str(players), number)))
     rng = SplitMix64(number)

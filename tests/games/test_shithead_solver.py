@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
-from dealcodes import standard_deck
-from solver.core.endgame import answer, get_adapter
-from solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
-from solver.core.game import WinLoss, avoid_last
-from solver.games.shithead import GAME, Position
+from halfmoon.dealcodes import standard_deck
+from halfmoon.solver.core.endgame import answer, get_adapter
+from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
+from halfmoon.solver.core.game import WinLoss, avoid_last
+from halfmoon.solver.games.shithead.kernel import GAME
+from halfmoon.solver.games.shithead.rules import Position
 from tests.core.toys import brute_force
 
 

@@ -5,10 +5,18 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, BadVariantError, Card, UnknownGameError, parse_code, standard_deck
-from dealcodes.spit import deal_spit, deal_spit_from_code, lay_out, row_order
+from halfmoon.dealcodes import (
+    DEAL_COUNT,
+    BadVariantError,
+    Card,
+    UnknownGameError,
+    parse_code,
+    standard_deck,
+)
+from halfmoon.dealcodes.spit import deal_spit, deal_spit_from_code, lay_out, row_order
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "dealcodes.md"
 

@@ -3,12 +3,17 @@
 from collections import Counter
 
 import pytest
-
-from solver.games.spit import apply, card_int, parse_move, position_from_code, terminal
-from solver.games.spit.rounds import RoundNotOverError, next_round, play_game
-from dealcodes import Card
-
 from test_spit_support import pos
+
+from halfmoon.dealcodes import Card
+from halfmoon.solver.games.spit.rounds import RoundNotOverError, next_round, play_game
+from halfmoon.solver.games.spit.rules import (
+    apply,
+    card_int,
+    parse_move,
+    position_from_code,
+    terminal,
+)
 
 
 def cards(text):

@@ -4,10 +4,13 @@ import itertools
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_spit_support import pos, random_small_position
 
-from dealcodes import DEAL_COUNT, Card, SplitMix64, deal_spit
-from solver.games.spit import (
+from halfmoon.dealcodes import DEAL_COUNT, Card, SplitMix64, deal_spit
+from halfmoon.solver.core.game import IllegalMoveError
+from halfmoon.solver.games.spit.rules import (
     FILL,
     GAME,
     PASS,
@@ -35,9 +38,6 @@ from solver.games.spit import (
     replay,
     terminal,
 )
-from solver.core.game import IllegalMoveError
-
-from test_spit_support import pos, random_small_position
 
 
 def moves_text(position):

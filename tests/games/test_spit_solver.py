@@ -5,16 +5,27 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
-from cli.main import main
-from solver.core.endgame import answer, get_adapter
-from solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
-from solver.core.game import WinLoss
-from solver.games.spit import GAME, apply, legal_moves, parse_move, position_from_code, terminal
-from solver.games.spit.endgame import ENDGAME_STOCK, play_until_endgame
-from solver.games.spit.solitaire import SolitaireLimitError, solitaire_count, solitaire_moves, solitaire_step
-
 from test_spit_support import brute_value, pos, random_small_position
+
+from halfmoon.cli.main import main
+from halfmoon.solver.core.endgame import answer, get_adapter
+from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
+from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.spit.policy import ENDGAME_STOCK, play_until_endgame
+from halfmoon.solver.games.spit.rules import (
+    GAME,
+    apply,
+    legal_moves,
+    parse_move,
+    position_from_code,
+    terminal,
+)
+from halfmoon.solver.games.spit.search import (
+    SolitaireLimitError,
+    solitaire_count,
+    solitaire_moves,
+    solitaire_step,
+)
 
 SMALL = [random_small_position(seed) for seed in range(60)] + [random_small_position(1000 + seed, 7, 3) for seed in range(20)]
 LIMITS = Limits(max_positions=200_000, max_seconds=60)

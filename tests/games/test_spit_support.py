@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dealcodes import SplitMix64
-from solver.games.spit import (
+from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.games.spit.rules import (
     SpitPosition,
     SpitPositionError,
     apply,

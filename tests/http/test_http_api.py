@@ -11,20 +11,18 @@ import json
 import os
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
-from cli.main import main as cli
-from dealcodes import deal_halfmoon, parse_code
-from solver.core import endgame as endgame_registry
-from solver.games.halfmoon import Position, replay
-from solver.rating import TIERS
-from solver.store import ResultStore, StoredRating
-
 from http_helpers import make_client
+
+from halfmoon.cli.main import main as cli
+from halfmoon.dealcodes import deal_halfmoon, parse_code
+from halfmoon.solver.core import endgame as endgame_registry
+from halfmoon.solver.games.halfmoon.rules import Position, replay
+from halfmoon.solver.rating import TIERS
+from halfmoon.solver.store import ResultStore, StoredRating
 
 SMALL_SHITHEAD = {"players": 2, "to_move": 0, "hands": [["3S", "KH"], ["4H", "JS"]],
                   "face_up": [[], []], "face_down": [[], []], "pile": ["5D"]}

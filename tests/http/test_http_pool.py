@@ -11,10 +11,13 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from cli.server import ServiceConfig, ServiceConfigError  # noqa: E402
-from cli.server import work  # noqa: E402
-from cli.server.flights import Flights, wait_for  # noqa: E402
-from cli.server.pool import PoolBusy, SolverPool, WorkerLost  # noqa: E402
+from halfmoon.cli.server import (  # noqa: E402
+    ServiceConfig,
+    ServiceConfigError,
+    work,  # noqa: E402
+)
+from halfmoon.cli.server.flights import Flights, wait_for  # noqa: E402
+from halfmoon.cli.server.pool import PoolBusy, SolverPool, WorkerLost  # noqa: E402
 
 
 def run(coroutine):
@@ -150,9 +153,9 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-    from cli.server.app import _unwrap
-    from cli.server.errors import install_error_handlers
-    from cli.server.pool import PoolClosed
+    from halfmoon.cli.server.app import _unwrap
+    from halfmoon.cli.server.errors import install_error_handlers
+    from halfmoon.cli.server.pool import PoolClosed
 
     app = FastAPI()
     install_error_handlers(app)

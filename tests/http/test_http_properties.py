@@ -9,9 +9,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
-from dealcodes import DEAL_COUNT, DealCode, deal_from_code  # noqa: E402
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, deal_from_code  # noqa: E402
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

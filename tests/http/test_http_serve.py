@@ -17,7 +17,7 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from cli.main import main as cli  # noqa: E402
+from halfmoon.cli.main import main as cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +47,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def test_the_real_server_on_loopback(tmp_path):
-    command = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
+    command = [sys.executable, "-m", "halfmoon", "serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
                "--db", str(tmp_path / "served.sqlite3"), "--log-level", "warning", "--no-access-log", "--json"]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

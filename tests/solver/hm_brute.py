@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dealcodes import parse_card
-from solver.games.halfmoon import Position
+from halfmoon.dealcodes import parse_card
+from halfmoon.solver.games.halfmoon.rules import Position
 
 
 def brute_winnable(position: Position) -> bool:

@@ -4,15 +4,16 @@ CP-SAT and brute force agree on small layouts (hand-made and generated)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from dealcodes import Card
 from hm_brute import brute_winnable, layout
-from solver.core.results import Verdict
-from solver.core.solitaire import solve_solitaire
-from solver.cpsat.halfmoon import solve_cpsat
-from solver.games.halfmoon import Position, replay
-from solver.games.halfmoon_search import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from halfmoon.dealcodes import Card
+from halfmoon.solver.core.solitaire import solve_solitaire
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
+from halfmoon.solver.games.halfmoon.rules import Position, replay
+from halfmoon.solver.games.halfmoon.search import (
     ClassSolver,
     HalfMoonSearch,
     abstract_line,
@@ -239,7 +240,7 @@ def test_generated_layouts_agree_with_brute_force(position):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_layouts())
 def test_reversing_every_pile_keeps_the_verdict(position):
-    from solver.halfmoon_solver import reverse_position
+    from halfmoon.solver.games.halfmoon.portfolio import reverse_position
 
     assert brute_winnable(position) == brute_winnable(reverse_position(position))
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from hm_brute import brute_winnable, layout
+from hypothesis import HealthCheck, given, settings
 from test_halfmoon_search import small_layouts
 
-from dealcodes import deal_halfmoon
-from solver.core.results import Verdict
-from solver.games.halfmoon import Position, parse_line, replay
-from solver.halfmoon_solver import (
+from halfmoon.dealcodes import deal_halfmoon
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.halfmoon.portfolio import (
     SOLVER_VERSION,
     LineCheckError,
     SolveError,
@@ -21,6 +19,7 @@ from solver.halfmoon_solver import (
     solve,
     verify_line,
 )
+from halfmoon.solver.games.halfmoon.rules import Position, parse_line, replay
 
 
 def deal(number: int) -> Position:

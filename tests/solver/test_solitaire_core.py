@@ -5,10 +5,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.core.results import Limits, LimitError, Verdict
-from solver.core.solitaire import OracleLineError, RefutedSet, restart_budgets, solve_solitaire
+from halfmoon.solver.core.solitaire import (
+    OracleLineError,
+    RefutedSet,
+    restart_budgets,
+    solve_solitaire,
+)
+from halfmoon.solver.core.verdicts import LimitError, Limits, Verdict
 
 
 class Stacks:

@@ -6,9 +6,9 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
-from solver.registry import FAMILY_TAGS, get_game
-from solver.store import open_store
+from halfmoon.cli.main import main
+from halfmoon.solver.registry import FAMILY_TAGS, get_game
+from halfmoon.solver.store import open_store
 
 
 def run(*args: str):
@@ -59,7 +59,7 @@ def test_no_cache_writes_nothing(tmp_path):
 
 
 def test_family_tags_are_registered_as_the_family_declares():
-    from solver.games.family.entry import FAMILY_TAGS as declared
+    from halfmoon.solver.games.family.adapter import FAMILY_TAGS as declared
 
     assert FAMILY_TAGS == declared
     for tag in FAMILY_TAGS:

@@ -6,14 +6,15 @@ import multiprocessing
 import sqlite3
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.store import (
+from halfmoon.solver.store import (
     DB_ENV,
     ResultStore,
-    StoreError,
     StoredRating,
     StoredResult,
+    StoreError,
     default_db_path,
     open_store,
 )

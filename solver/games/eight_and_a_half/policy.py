@@ -7,9 +7,9 @@ docs/rules/eight_and_a_half.md ("Playing forward to the endgame").
 
 from __future__ import annotations
 
-from dealcodes.rng import SplitMix64
+from halfmoon.dealcodes.rng import SplitMix64
 
-from .engine import GAME, EightAndAHalf
+from .kernel import GAME, EightAndAHalf
 from .position import BLIND, COMBO, EAT, EHPositionError, Move
 from .rules import DEMON, HALF
 

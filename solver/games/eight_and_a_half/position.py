@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple
 
-from dealcodes.eight_and_a_half import (
+from halfmoon.dealcodes.eight_and_a_half import (
     COPIES,
     DECK_SIZE,
     MAX_PLAYERS,
@@ -34,7 +34,7 @@ from dealcodes.eight_and_a_half import (
     parse_eh_card,
     parse_eh_cards,
 )
-from solver.core.game import GameError, IllegalMoveError
+from halfmoon.solver.core.game import GameError, IllegalMoveError
 
 from .rules import NONE, format_value, is_offence, pile_state
 

@@ -13,7 +13,7 @@ The pile's state is two numbers:
 
 from __future__ import annotations
 
-from dealcodes.eight_and_a_half import EHCard
+from halfmoon.dealcodes.eight_and_a_half import EHCard
 
 NONE = 31  # v2 of a pile without a value (5 bits in the packed state)
 FIVE = 10  # v2 of a pile standing at 5: the five rule

@@ -18,7 +18,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, Mapping
 
-from dealcodes.cards import RANKS, SUITS
+from halfmoon.dealcodes.cards import RANKS, SUITS
 
 SCHEMA_ID = "halfmoon-rules/1"
 REFILL_NONE = "none"

@@ -8,9 +8,19 @@ player goes for). The rules and every decision are in docs/rules/spit.md ("Betwe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dealcodes import SplitMix64
 
-from .rules import SEATS, SpitError, SpitPosition, _apply, card_of, legal_moves, position_from_hands, terminal
+from halfmoon.dealcodes import SplitMix64
+
+from .rules import (
+    SEATS,
+    SpitError,
+    SpitPosition,
+    _apply,
+    card_of,
+    legal_moves,
+    position_from_hands,
+    terminal,
+)
 
 ROUND_SALT = 0x5350_524F_554E_4453  # "SPROUNDS": keeps the slap/shuffle stream apart from dealing
 

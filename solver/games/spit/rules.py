@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from dealcodes import Card, CardError, parse_card
-from dealcodes.spit import STOCK_PLACES, SpitDeal, deal_spit_from_code, lay_out
-from solver.core.game import GameError, IllegalMoveError, Outcome
+from halfmoon.dealcodes import Card, CardError, parse_card
+from halfmoon.dealcodes.spit import STOCK_PLACES, SpitDeal, deal_spit_from_code, lay_out
+from halfmoon.solver.core.game import GameError, IllegalMoveError, Outcome
 
 SEATS = 2
 PILE_NAMES = "AB"  # spit pile A is seat 0's (the first player's), B is seat 1's

@@ -31,8 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
-from dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
-from solver.core.game import Outcome
+from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
+from halfmoon.solver.core.game import Outcome
 
 from .position import (
     BLIND,

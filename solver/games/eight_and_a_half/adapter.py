@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from dealcodes import DEAL_COUNT, DealCode, SplitMix64
-from dealcodes.eight_and_a_half import MAX_PLAYERS, MIN_PLAYERS, eh_deal_from_code
-from solver.core.endgame import Ask
-from solver.core.game import Coalition, WinLoss, wins_outright
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
+from halfmoon.dealcodes.eight_and_a_half import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    eh_deal_from_code,
+)
+from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 
-from .engine import GAME, EHOutcome, EightAndAHalf, decode
+from .kernel import GAME, EHOutcome, EightAndAHalf, decode
 from .policy import play_until_endgame
 from .position import BLIND, COMBO, EAT, Move, Position, describe
 from .rules import format_value, is_offence, pile_state, play_cards
@@ -157,4 +161,4 @@ class EightAndAHalfAdapter:
             yield self.position_from_code(str(DealCode("EH", 1, str(players), rng.below(DEAL_COUNT))))
 
 
-ENDGAME_ADAPTER = EightAndAHalfAdapter()
+ADAPTER = EightAndAHalfAdapter()

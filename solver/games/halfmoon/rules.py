@@ -14,8 +14,8 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from dealcodes import Card, CardError, HalfMoonDeal, deal_from_code, parse_card
-from dealcodes.cards import JACK, KING, QUEEN
+from halfmoon.dealcodes import Card, CardError, HalfMoonDeal, deal_from_code, parse_card
+from halfmoon.dealcodes.cards import JACK, KING, QUEEN
 
 PAIR_POINTS = 10
 TRIPLE_POINTS = 15

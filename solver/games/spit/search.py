@@ -18,7 +18,17 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import PASS, PASS_MOVE, PLAY, SpitMove, SpitPosition, _apply, _spit, actions, key
+from .rules import (
+    PASS,
+    PASS_MOVE,
+    PLAY,
+    SpitMove,
+    SpitPosition,
+    _apply,
+    _spit,
+    actions,
+    key,
+)
 
 
 @dataclass(frozen=True)

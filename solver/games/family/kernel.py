@@ -31,10 +31,17 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Hashable, Sequence
 
-from dealcodes import Card
+from halfmoon.dealcodes import Card
 
-from .engine import Move, Place, Position, find_groups
-from .schema import KIND_SAME_RANK, KIND_SET, KIND_SUM, REFILL_EMPTY_PILES, WIN_ALL_REMOVED, RuleSet
+from .rules import Move, Place, Position, find_groups
+from .schema import (
+    KIND_SAME_RANK,
+    KIND_SET,
+    KIND_SUM,
+    REFILL_EMPTY_PILES,
+    WIN_ALL_REMOVED,
+    RuleSet,
+)
 
 Group = tuple[int, ...]
 _MIX = 0x9E3779B97F4A7C15

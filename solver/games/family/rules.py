@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence, TypeVar
 
-from dealcodes import Card, CardError, parse_card, shuffled
-from dealcodes.codes import check_number
+from halfmoon.dealcodes import Card, CardError, parse_card, shuffled
+from halfmoon.dealcodes.codes import check_number
 
 from .schema import (
     KIND_SET,

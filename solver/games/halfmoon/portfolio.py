@@ -22,11 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from solver.core.results import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
-from solver.core.solitaire import RefutedSet, solve_solitaire
-from solver.cpsat.halfmoon import solve_cpsat
-from solver.games.halfmoon import Move, Position, replay
-from solver.games.halfmoon_search import HalfMoonSearch, abstract_line, concretize, concretize_from
+from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
+from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
+from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
+from halfmoon.solver.games.halfmoon.search import (
+    HalfMoonSearch,
+    abstract_line,
+    concretize,
+    concretize_from,
+)
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
 SOLVER_VERSION = "hm-solver-3"

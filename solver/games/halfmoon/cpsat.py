@@ -25,9 +25,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from dealcodes.cards import JACK, KING, QUEEN
-from solver.core.results import Verdict
-from solver.games.halfmoon import Move, Place, Position
+from halfmoon.dealcodes.cards import JACK, KING, QUEEN
+from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.games.halfmoon.rules import Move, Place, Position
 
 try:  # ortools is a declared dependency; import lazily-friendly for clearer errors
     from ortools.sat.python import cp_model

@@ -8,7 +8,7 @@ a runaway into an error instead of a hang.
 
 from __future__ import annotations
 
-from .engine import Game, Move, Position
+from halfmoon.solver.games.family.rules import Game, Move, Position
 
 
 class BruteForceLimit(RuntimeError):

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from dealcodes.cards import Card, JACK, KING, QUEEN
-from solver.games.halfmoon import Move, Place, Position
+from halfmoon.dealcodes.cards import JACK, KING, QUEEN, Card
+from halfmoon.solver.games.halfmoon.rules import Move, Place, Position
 
 #: Rank class of each rank: A/T=1, 2/9=2, 3/8=3, 4/7=4, 5/6=5, J/Q/K=0 (index 0 unused).
 CLASS_OF = (0, 1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 0, 0, 0)

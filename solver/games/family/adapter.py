@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from dealcodes import DealCode
+from halfmoon.dealcodes import DealCode
 
-from .engine import FamilyMoveError, Game, Move, Position, parse_move, split_line
 from .presets import preset_for_tag
-from .solve import FAMILY_SOLVER_VERSION, FamilyResult, solve_position
+from .rules import FamilyMoveError, Game, Move, Position, parse_move, split_line
+from .search import FAMILY_SOLVER_VERSION, FamilyResult, solve_position
 
 #: Tags of the presets this package registers (Half Moon registers its dedicated solver).
 FAMILY_TAGS = ("EL", "SE", "TN")
@@ -22,7 +22,9 @@ DEFAULT_TIME_LIMIT = 10.0
 
 def family_entry(tag: str) -> Any:
     """The registry entry of the preset dealt by `tag` codes (``EL`` Elevens, …)."""
-    from solver.registry import GameEntry  # imported here: the registry imports this lazily
+    from halfmoon.solver.registry import (
+        GameEntry,  # imported here: the registry imports this lazily
+    )
 
     rules = preset_for_tag(tag)
     game = Game(rules)

@@ -1,4 +1,4 @@
-"""Shithead (Palace) rules: positions, moves, legality, the exact core's `Game`, and its endgame adapter.
+"""Shithead (Palace) rules: positions, moves, legality, replaying a line.
 
 The rules are docs/rules/shithead.md (the digest of ../shared/rules/shithead.md with the
 project's decisions). In short: cards go on an equal or higher card (4 low … A high); 2 resets,
@@ -15,13 +15,12 @@ are one position to the solver.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
-from dealcodes import DEAL_COUNT, Card, CardError, DealCode, SplitMix64, parse_card, parse_code
-from dealcodes.cards import RANKS
-from dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead
-from solver.core.endgame import Ask
-from solver.core.game import GameError, IllegalMoveError, Outcome, WinLoss, avoid_last
+from halfmoon.dealcodes import Card, CardError, parse_card, parse_code
+from halfmoon.dealcodes.cards import RANKS
+from halfmoon.dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead
+from halfmoon.solver.core.game import GameError, IllegalMoveError, Outcome
 
 TWO, THREE, SEVEN, EIGHT, TEN = 2, 3, 7, 8, 10
 HAND_SIZE = 3
@@ -328,6 +327,9 @@ def legal_moves(position: Position) -> list[Move]:
 
 def apply(position: Position, move: Move) -> Position:
     """The table after `move` (pure). Raises IllegalShitheadMove if it is not legal here."""
+    over = outcome(position)
+    if over is not None:
+        raise IllegalShitheadMove(f"{move}: the game is over ({over.note})")
     if move not in legal_moves(position):
         raise IllegalShitheadMove(
             f"{move} is not legal for player {position.to_move} here: {_why_illegal(position, move)}"
@@ -418,217 +420,6 @@ def outcome(position: Position) -> Outcome | None:
     return Outcome(places, note=note)
 
 
-# -- the solver's view -------------------------------------------------------------------------
-
-_W = {Card(r, s): 1 << (3 * (r - 1)) for r in range(1, 14) for s in range(4)}
-_BITS = 39  # 13 ranks × 3 bits of count (≤ 4 of a rank)
-
-
-_weight = _W.__getitem__
-
-
-def _ms(cards: Sequence[Card]) -> int:
-    return sum(map(_weight, cards))
-
-
-# Layout of the packed key (least significant bits first):
-#   0-2 seat to move | 3-6 effective top rank (0: none) | 7-10 top run rank | 11-13 top run length
-#   14-52 pile rank counts | per seat s: hand, face-up, face-down rank counts (39 bits each) from
-#   bit 53 + 117 s | then the stock: 6 bits of length, 4 bits per card, top card lowest.
-_TOP, _RUNR, _RUNL, _PILE, _SEATS = 3, 7, 11, 14, 53
-_SEAT_BITS = 3 * _BITS
-_M39 = (1 << _BITS) - 1
-
-
-def _hand_off(seat: int) -> int:
-    return _SEATS + _SEAT_BITS * seat
-
-
-def position_key(position: Position) -> int:
-    """A packed int: the rank counts of every hand, face-up and face-down set and of the pile, the
-    pile's effective top and top run, the stock's ranks in order, and the seat to move. Suits and
-    burned cards never change what can happen, so they are left out. `ShitheadKernel` plays on
-    these ints directly."""
-    hands, face_up, face_down, stock, pile, _, to_move = position
-    top, run_rank, run = pile_state(pile)
-    k = to_move | top << _TOP | run_rank << _RUNR | run << _RUNL | _ms(pile) << _PILE
-    off = _SEATS
-    for s in range(len(hands)):
-        k |= (_ms(hands[s]) | _ms(face_up[s]) << _BITS | _ms(face_down[s]) << (2 * _BITS)) << off
-        off += _SEAT_BITS
-    seq = 0
-    for card in reversed(stock):
-        seq = seq << 4 | card.rank
-    return k | (len(stock) | seq << 6) << off
-
-
-_CAN = [[can_play(r, t) for t in range(14)] if r else [False] * 14 for r in range(14)]
-_ORDERED_RANKS = sorted(range(1, 14), key=STRENGTH.__getitem__)  # 2 3 4 … K A
-_W3 = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
-_RANK_SHIFTS = [(r, 3 * (r - 1)) for r in _ORDERED_RANKS]
-
-
-class ShitheadKernel:
-    """The rules again, on packed keys: the core's hot loop for Shithead (make-only, no objects).
-
-    Positions are `position_key` ints; `successors` returns the keys of the positions every legal
-    move leads to (moves that lead to the same key, e.g. two face-down cards of one rank, give
-    one key). Tests check it against `legal_moves` + `apply` on random playouts.
-    """
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.stock_off = _SEATS + _SEAT_BITS * players
-        self.low_mask = (1 << self.stock_off) - 1
-        self.seat_masks = [((1 << _SEAT_BITS) - 1) << (_SEATS + _SEAT_BITS * s) for s in range(players)]
-
-    def to_move(self, k: int) -> int:
-        return k & 7
-
-    def _active(self, k: int) -> list[bool]:
-        return [k & m != 0 for m in self.seat_masks]
-
-    def terminal(self, k: int) -> Outcome | None:
-        live = 0
-        for m in self.seat_masks:
-            if k & m:
-                live += 1
-                if live == 2:
-                    return None
-        active = self._active(k)
-        places = tuple(1 if a else 0 for a in active)
-        holders = [s for s, a in enumerate(active) if a]
-        return Outcome(places, note=f"player {holders[0]} is the shithead" if holders else "nobody holds cards")
-
-    def _finish(self, k: int, seat: int, steps: int, again: bool) -> int:
-        """Set the seat to move after a move by `seat` (k has the new cards, seat bits cleared)."""
-        active = [k & m != 0 for m in self.seat_masks]
-        n = self.players
-        if active.count(True) <= 1:
-            return k | seat
-        if again and active[seat]:
-            return k | seat
-        s = seat
-        for _ in range(max(steps, 1)):
-            s = (s + 1) % n
-            while not active[s]:
-                s = (s + 1) % n
-        return k | s
-
-    def successors(self, k: int) -> list[int]:
-        seat = k & 7
-        top = (k >> _TOP) & 15
-        run_rank = (k >> _RUNR) & 15
-        run = (k >> _RUNL) & 7
-        hoff = _SEATS + _SEAT_BITS * seat
-        uoff = hoff + _BITS
-        doff = uoff + _BITS
-        hand = (k >> hoff) & _M39
-        pile = (k >> _PILE) & _M39
-        stock_len = (k >> self.stock_off) & 63
-        base = k & ~0x3FFF  # clear seat and pile state, keep pile counts and the rest
-        out: list[int] = []
-        can = _CAN
-        if hand:
-            ranks = [(r, c) for r, sh in _RANK_SHIFTS if (c := (hand >> sh) & 7)]
-            ups = 0
-            up = (k >> uoff) & _M39
-            if len(ranks) == 1 and not stock_len and up:
-                ups = (up >> (3 * (ranks[0][0] - 1))) & 7
-            for r, c in ranks:
-                if not can[r][top]:
-                    continue
-                w = _W3[r]
-                for cnt in range(1, c + 1):
-                    out.append(self._play(base - (cnt * w << hoff), r, cnt, top, run_rank, run, seat, stock_len))
-                for extra in range(1, ups + 1):
-                    out.append(self._play(base - ((c * w) << hoff) - ((extra * w) << uoff), r, c + extra, top,
-                                          run_rank, run, seat, 0))
-        elif not stock_len:
-            up = (k >> uoff) & _M39
-            if up:
-                source, soff = up, uoff
-            else:
-                source, soff = (k >> doff) & _M39, doff
-            for r in _ORDERED_RANKS:
-                if (source >> (3 * (r - 1))) & 7:
-                    w = _W3[r]
-                    if can[r][top]:
-                        out.append(self._play(base - (w << soff), r, 1, top, run_rank, run, seat, 0))
-                    else:  # taken into the hand with the pile
-                        child = (base - (w << soff) + ((pile + w) << hoff)) & ~(_M39 << _PILE)
-                        out.append(self._finish(child, seat, 1, False))
-        if pile:
-            child = (base + (pile << hoff)) & ~(_M39 << _PILE)
-            out.append(self._finish(child, seat, 1, False))
-        return out
-
-    def _play(self, k: int, r: int, cnt: int, top: int, run_rank: int, run: int, seat: int, stock_len: int) -> int:
-        """`k` with the cards already out of the player's hand/table (pile state cleared): put `cnt`
-        cards of rank `r` on the pile, refill the hand, burn or pass the turn."""
-        if stock_len:
-            k = self._refill(k, seat)
-        new_run = run + cnt if r == run_rank else cnt
-        if r == TEN or new_run >= 4:
-            k &= ~(_M39 << _PILE)
-            return self._finish(k, seat, 0, True)
-        k += (cnt * _W3[r]) << _PILE
-        k |= (top if r == THREE else r) << _TOP | r << _RUNR | new_run << _RUNL
-        return self._finish(k, seat, 1 + (cnt if r == EIGHT else 0), False)
-
-    def _refill(self, k: int, seat: int) -> int:
-        hoff = _SEATS + _SEAT_BITS * seat
-        hand = (k >> hoff) & _M39
-        size = sum((hand >> (3 * i)) & 7 for i in range(13))
-        stock_val = k >> self.stock_off
-        length, seq = stock_val & 63, stock_val >> 6
-        while size < HAND_SIZE and length:
-            rank = seq & 15
-            seq >>= 4
-            length -= 1
-            k += _W3[rank] << hoff
-            size += 1
-        return (k & self.low_mask) | (length | seq << 6) << self.stock_off
-
-
-class ShitheadGame:
-    """`solver.core.game.Game` for Shithead. Cyclic (picking up the pile can repeat positions)."""
-
-    name = "shithead"
-    acyclic = False
-
-    def players(self, position: Position) -> int:
-        return position.players
-
-    def to_move(self, position: Position) -> int:
-        return position.to_move
-
-    def legal_moves(self, position: Position) -> Sequence[Move]:
-        if outcome(position) is not None:
-            return ()
-        return legal_moves(position)
-
-    def apply(self, position: Position, move: Move) -> Position:
-        if outcome(position) is not None:
-            raise IllegalShitheadMove(f"{move}: the game is over ({outcome(position).note})")
-        return apply(position, move)
-
-    def successors(self, position: Position) -> list[tuple[Move, Position]]:
-        """Every legal move with its result, checked once."""
-        return [(move, _apply(position, move)) for move in legal_moves(position)]
-
-    def kernel(self, position: Position) -> ShitheadKernel:
-        """The packed-key hot loop the core explores with (see `solver.core.game.Game`)."""
-        return ShitheadKernel(position.players)
-
-    def terminal(self, position: Position) -> Outcome | None:
-        return outcome(position)
-
-    def key(self, position: Position) -> int:
-        return position_key(position)
-
-
-GAME = ShitheadGame()
 
 
 def replay(position: Position, line: str | Sequence[str]) -> tuple[Position, list[Move]]:
@@ -638,129 +429,8 @@ def replay(position: Position, line: str | Sequence[str]) -> tuple[Position, lis
     for index, token in enumerate(tokens, start=1):
         try:
             move = parse_move(token)
-            position = GAME.apply(position, move)
+            position = apply(position, move)
         except ShitheadError as error:
             raise LineError(index, token, str(error)) from None
         moves.append(move)
     return position, moves
-
-
-# -- a fixed seeded policy to reach the endgame ---------------------------------------------------
-
-
-def policy_move(position: Position, rng: SplitMix64) -> Move:
-    """The project's fixed playing policy (documented in docs/endgames.md): one time in four a
-    uniformly random legal play; otherwise all cards of the weakest playable ordinary rank, else
-    one special card (3, then 2, then 10); pick up only when nothing can be played."""
-    moves = [m for m in legal_moves(position) if m.kind != "pickup"]
-    if not moves:
-        return PICKUP
-    if rng.below(4) == 0:
-        return moves[rng.below(len(moves))]
-    ordinary = [m for m in moves if m.kind != "play" or m.rank not in ANYWHERE]
-    if ordinary:
-        weakest = ordinary[0]
-        same = [m for m in ordinary if m.kind == weakest.kind and m.rank == weakest.rank]
-        return max(same, key=lambda m: (m.count + m.extra_up))
-    special_order = {THREE: 0, TWO: 1, TEN: 2}
-    return min(moves, key=lambda m: (special_order.get(m.rank, 3), m.count))
-
-
-def play_until_endgame(position: Position, seed: int, max_moves: int = 2000) -> tuple[Position, list[Move]]:
-    """Play the policy from `position` until the stock is empty (or play ends)."""
-    rng = SplitMix64(seed ^ 0x5348_454E_4447_414D)  # "SHENDGAM": a fixed salt
-    moves: list[Move] = []
-    while position.stock and outcome(position) is None:
-        if len(moves) >= max_moves:
-            raise ShitheadError(f"the policy did not empty the stock within {max_moves} moves")
-        move = policy_move(position, rng)
-        position = _apply(position, move)
-        moves.append(move)
-    return position, moves
-
-
-# -- the endgame adapter -----------------------------------------------------------------------
-
-
-class ShitheadAdapter:
-    """Plugs Shithead into `halfmoon endgame shithead` (see solver.core.endgame)."""
-
-    name = "shithead"
-    title = "Shithead"
-    game = GAME
-
-    def position_from_json(self, data: Any) -> Position:
-        return Position.from_json(data)
-
-    def position_to_json(self, position: Position) -> dict[str, Any]:
-        return position.to_json()
-
-    def position_from_code(self, code: str, moves: str = "") -> Position:
-        position = Position.from_deal_code(code)
-        return replay(position, moves)[0] if moves.strip() else position
-
-    def until_endgame(self, position: Position, seed: int = 0) -> tuple[Position, list[Move]]:
-        return play_until_endgame(position, seed)
-
-    def asks(self, position: Position) -> list[Ask]:
-        n = position.players
-        if n == 2:
-            me = position.to_move
-            return [Ask("win-loss", f"Player {me} to move: win (player {1 - me} is the shithead), loss or draw (endless play)?",
-                        WinLoss(me), {1: "win", 0: "draw", -1: "loss"}, me)]
-        return [
-            Ask(f"player-{s}-shithead", f"Can player {s} be forced to be the shithead by all the others together?",
-                avoid_last(s), {1: "no, can avoid it", 0: "yes, can be forced"}, s)
-            for s in range(n)
-        ]
-
-    def format_move(self, position: Position, move: Move) -> str:
-        return str(move)
-
-    def move_note(self, position: Position, move: Move) -> str:
-        seat = position.to_move
-        if move.kind == "down":
-            card = position.face_down[seat][move.slot]
-            fits = can_play(card.rank, pile_state(position.pile)[0])
-            return f"face-down card is {card}" + ("" if fits else ": it does not fit, so the pile is picked up with it")
-        if move.kind == "up" and not can_play(move.rank, pile_state(position.pile)[0]):
-            return "does not fit: the pile is picked up with it"
-        if move.kind == "play":
-            after = apply(position, move)
-            if not after.pile and after.burned != position.burned:
-                return "burns the pile: same player again"
-            if move.rank == EIGHT:
-                return f"skips {move.count + move.extra_up} player(s)"
-        return ""
-
-    def describe(self, position: Position) -> str:
-        lines = []
-        for s in range(position.players):
-            mark = "→" if s == position.to_move and outcome(position) is None else " "
-            lines.append(
-                f"{mark} player {s}: hand {' '.join(map(str, position.hands[s])) or '-'} | "
-                f"up {' '.join(map(str, position.face_up[s])) or '-'} | "
-                f"down {' '.join(map(str, position.face_down[s])) or '-'}"
-            )
-        lines.append(f"  pile (bottom→top): {' '.join(map(str, position.pile)) or '-'}")
-        lines.append(f"  stock (top first): {' '.join(map(str, position.stock)) or '-'}")
-        lines.append(f"  burned: {len(position.burned)} card(s)")
-        return "\n".join(lines)
-
-    def notes(self, position: Position) -> list[str]:
-        notes = ["Double dummy: the solver knows every card, face-down cards and the stock order included; "
-                 "a face-down card is really turned blind, so each down:N move is shown with the card it turns "
-                 "and its own value."]
-        if position.players > 2:
-            notes.append("More than two players: each question sets one player against all the others together "
-                         "(a guarantee, not a prediction of how the others will play); endless play counts as avoided.")
-        return notes
-
-    def sample_positions(self, seed: int, count: int) -> Iterator[Position]:
-        rng = SplitMix64(seed)
-        for i in range(count):
-            players = MIN_PLAYERS + i % (MAX_PLAYERS - MIN_PLAYERS + 1)
-            yield Position.from_deal_code(str(DealCode("SH", 1, str(players), rng.below(DEAL_COUNT))))
-
-
-ENDGAME_ADAPTERS = [ShitheadAdapter()]

@@ -16,12 +16,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.core.results import Limits, Verdict
-from solver.core.solitaire import restart_budgets, solve_solitaire
+from halfmoon.solver.core.solitaire import restart_budgets, solve_solitaire
+from halfmoon.solver.core.verdicts import Limits, Verdict
 
-from .engine import Game, Move, Position
+from .kernel import FamilyState
+from .rules import Game, Move, Position
 from .schema import RuleSet
-from .state import FamilyState
 
 FAMILY_SOLVER_VERSION = "family-1"
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from dealcodes import DEAL_COUNT, DealCode, SplitMix64
-from solver.core.endgame import Ask
-from solver.core.game import WinLoss
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
+from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.game import WinLoss
 
+from .policy import ENDGAME_STOCK, play_until_endgame, policy_move
 from .rules import (
     CARD_TEXT,
     GAME,
@@ -23,39 +24,15 @@ from .rules import (
     SEATS,
     SpitMove,
     SpitPosition,
-    _apply,
-    describe as describe_move,
-    legal_moves,
     position_from_code,
     position_from_json,
     replay,
     terminal,
 )
-from .solitaire import SolitaireLimitError, solitaire_count
+from .rules import describe as describe_move
+from .search import SolitaireLimitError, solitaire_count
 
-ENDGAME_STOCK = 20  # --until endgame stops once both stocks together hold at most this many cards
-POLICY_SALT = 0x5350_454E_4447_414D  # "SPENDGAM": keeps the policy's stream apart from dealing
 SOLITAIRE_LIMIT = 500_000  # positions per solitaire count before it is reported as unknown
-
-
-def policy_move(position: SpitPosition, rng: SplitMix64) -> SpitMove:
-    """The fixed policy: a uniformly random legal action."""
-    moves = legal_moves(position)
-    return moves[rng.below(len(moves))]
-
-
-def play_until_endgame(
-    position: SpitPosition, seed: int, stock: int = ENDGAME_STOCK
-) -> tuple[SpitPosition, list[SpitMove]]:
-    """Play the policy until both stocks together hold at most `stock` cards or the round ends."""
-    rng = SplitMix64(seed ^ POLICY_SALT)
-    moves: list[SpitMove] = []
-    while terminal(position) is None and position.stock_left(0) + position.stock_left(1) > stock:
-        move = policy_move(position, rng)
-        position = _apply(position, move)
-        moves.append(move)
-    return position, moves
-
 
 def solitaire_report(position: SpitPosition, max_positions: int = SOLITAIRE_LIMIT) -> list[dict[str, Any]]:
     """Each seat's solitaire count as an answer beyond the exact question (JSON-ready)."""
@@ -179,3 +156,6 @@ class SpitAdapter:
 
 
 __all__ = ["ENDGAME_STOCK", "SpitAdapter", "play_until_endgame", "policy_move", "solitaire_report"]
+
+
+ADAPTER = SpitAdapter()

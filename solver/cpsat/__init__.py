@@ -1,1 +1,0 @@
-"""CP-SAT models for the pairing solitaires (Half Moon first)."""
