@@ -19,15 +19,13 @@ from typing import Any
 
 import click
 
+from halfmoon.solver.errors import InputError
+
 EXIT_OK = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 EXIT_INPUT = 3
 EXIT_INTERRUPTED = 130
-
-
-class InputError(ValueError):
-    """Invalid input met in the CLI layer itself (e.g. an unreadable file)."""
 
 
 class HalfMoonGroup(click.Group):

@@ -24,7 +24,7 @@ class MalformedCodeError(DealCodeError):
     """The code does not have the TAG+VERSION-VARIANT-PAYLOAD shape at all."""
 
 
-class UnknownGameError(DealCodeError):
+class UnknownTagError(DealCodeError):
     """The two-letter game tag names no game this project deals."""
 
 
@@ -123,7 +123,7 @@ class DealCode:
     def __post_init__(self) -> None:
         codec = _GAMES.get(self.game)
         if codec is None:
-            raise UnknownGameError(f"unknown game tag {self.game!r}, expected one of {_tag_list()}")
+            raise UnknownTagError(f"unknown game tag {self.game!r}, expected one of {_tag_list()}")
         if self.version not in codec.versions:
             supported = ", ".join(f"{codec.tag}{v}" for v in sorted(codec.versions))
             raise UnsupportedVersionError(
@@ -169,9 +169,9 @@ def parse_code(text: str, expect_game: str | None = None) -> DealCode:
     head, variant, payload = parts
     tag, version_text = head[:2], head[2:]
     if len(tag) != 2 or not tag.isalpha():
-        raise UnknownGameError(f"deal code {text.strip()!r}: game tag {tag!r} is not two letters, expected one of {_tag_list()}")
+        raise UnknownTagError(f"deal code {text.strip()!r}: game tag {tag!r} is not two letters, expected one of {_tag_list()}")
     if tag not in _GAMES:
-        raise UnknownGameError(f"deal code {text.strip()!r}: unknown game tag {tag!r}, expected one of {_tag_list()}")
+        raise UnknownTagError(f"deal code {text.strip()!r}: unknown game tag {tag!r}, expected one of {_tag_list()}")
     if not version_text.isdigit():
         raise UnsupportedVersionError(
             f"deal code {text.strip()!r}: expected a version number after {tag!r}, e.g. '{tag}1'"
@@ -179,7 +179,7 @@ def parse_code(text: str, expect_game: str | None = None) -> DealCode:
     number = payload_to_number(payload)
     code = DealCode(tag, int(version_text), variant, number)
     if expect_game is not None and code.game != expect_game:
-        raise UnknownGameError(
+        raise UnknownTagError(
             f"deal code {str(code)!r} is a {_GAMES[code.game].name} code; this needs a {_GAMES[expect_game].name} code ({expect_game}…)"
         )
     return code

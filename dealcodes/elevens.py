@@ -15,7 +15,7 @@ from .cards import Card, standard_deck
 from .codes import (
     DealCode,
     GameCodec,
-    UnknownGameError,
+    UnknownTagError,
     check_number,
     parse_code,
     register_game,
@@ -90,7 +90,7 @@ def grid_deal_from_code(text: str, expect_game: str | None = None) -> GridDeal:
     """The deal a code names, for any grid game (or only `expect_game` when given)."""
     code = parse_code(text, expect_game=expect_game)
     if code.game not in GRID_GAMES:
-        raise UnknownGameError(
+        raise UnknownTagError(
             f"deal code {str(code)!r} is not a grid game of the Elevens family ({', '.join(sorted(GRID_GAMES))})"
         )
     return deal_grid(code.game, code.number)

@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, Hashable, Mapping
 
 from halfmoon.dealcodes.rng import MASK64, SplitMix64
+from halfmoon.solver.errors import InputError
 
 from .registry import GameEntry
 
@@ -45,10 +46,6 @@ WEIGHTS = {
 #: winnable Half Moon deals (`benchmarks/survey_rating.py --count 150 --seed 1`, measures in
 #: benchmarks/results/rating_hm.jsonl; docs/curation.md). Changing them means a new RATING_VERSION.
 TIER_CUTS: tuple[float, float, float] = (45.5, 53.6, 62.5)
-
-
-class RatingError(ValueError):
-    """A rating that cannot be made or read (not winnable within the budget, bad JSON)."""
 
 
 @dataclass(frozen=True)
@@ -92,10 +89,10 @@ class Rating:
 
     def __post_init__(self) -> None:
         if not (0 <= self.random_wins <= self.random_playouts and 0 <= self.greedy_wins <= self.greedy_playouts):
-            raise RatingError(f"rating: playout wins exceed playouts ({self.random_wins}/{self.random_playouts}, "
+            raise InputError(f"rating: playout wins exceed playouts ({self.random_wins}/{self.random_playouts}, "
                               f"{self.greedy_wins}/{self.greedy_playouts})")
         if not (0 <= self.traps <= self.positions and 0 <= self.first_losing <= self.first_moves):
-            raise RatingError(f"rating: traps {self.traps}/{self.positions} or first losing moves "
+            raise InputError(f"rating: traps {self.traps}/{self.positions} or first losing moves "
                               f"{self.first_losing}/{self.first_moves} out of range")
         object.__setattr__(self, "score", self._score())
         object.__setattr__(self, "tier", tier_of(self.score))
@@ -148,10 +145,10 @@ class Rating:
                 version=data["rating_version"],
             )
         except (KeyError, IndexError, TypeError) as error:
-            raise RatingError(f"rating JSON: missing or malformed field {error}") from None
+            raise InputError(f"rating JSON: missing or malformed field {error}") from None
         for name in ("score", "tier"):
             if name in data and data[name] != getattr(rating, name):
-                raise RatingError(f"rating JSON: {name} {data[name]!r} does not follow from the measures "
+                raise InputError(f"rating JSON: {name} {data[name]!r} does not follow from the measures "
                                   f"({getattr(rating, name)!r})")
         return rating
 
@@ -209,7 +206,7 @@ def rate_line(entry: GameEntry, start: Any, line: tuple[Any, ...], nodes: int, d
               params: RatingParams = DEFAULT_PARAMS) -> Rating:
     """Rate a deal from its start position and a winning line the solver found with `nodes`."""
     if not entry.wins(start, line):
-        raise RatingError("rating: the winning line does not win when replayed through the rules")
+        raise InputError("rating: the winning line does not win when replayed through the rules")
     random_rng = _stream(params.seed, deal_seed, 1)
     greedy_rng = _stream(params.seed, deal_seed, 2)
     random_wins = sum(playout(entry, start, random_rng, False) for _ in range(params.random_playouts))

@@ -22,12 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
+from halfmoon.solver.errors import LineError, UnknownGameError
+
 Position = Any
 Move = Any
-
-
-class UnknownGameTagError(ValueError):
-    """A game tag no registered solitaire answers to."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +74,7 @@ def get_game(tag: str) -> GameEntry:
         return entry
     loader = _LOADERS.get(key)
     if loader is None:
-        raise UnknownGameTagError(f"game {tag!r}: no solver for it, expected one of {', '.join(game_tags())}")
+        raise UnknownGameError(f"game {tag!r}: no solver for it, expected one of {', '.join(game_tags())}")
     entry = _ENTRIES[key] = loader()
     return entry
 
@@ -98,14 +96,10 @@ def _halfmoon_greedy(position: Any, move: Any) -> int:
 
 def _load_halfmoon() -> GameEntry:
     from halfmoon.dealcodes import DealCode, deal_halfmoon
-    from halfmoon.solver.games.halfmoon import portfolio as halfmoon_solver
     from halfmoon.solver.core.verdicts import Verdict
-    from halfmoon.solver.games.halfmoon.rules import (
-        IllegalLineError,
-        parse_line,
-        replay,
-    )
+    from halfmoon.solver.games.halfmoon import portfolio as halfmoon_solver
     from halfmoon.solver.games.halfmoon.rules import Position as HMPosition
+    from halfmoon.solver.games.halfmoon.rules import parse_line, replay
 
     def deal(number: int) -> HMPosition:
         return HMPosition.from_deal(deal_halfmoon(number))
@@ -113,7 +107,7 @@ def _load_halfmoon() -> GameEntry:
     def wins(position: HMPosition, moves: Sequence[Any]) -> bool:
         try:
             return replay(position, list(moves)).position.is_won
-        except IllegalLineError:
+        except LineError:
             return False
 
     def restore(stored: Any) -> halfmoon_solver.SolveResult:

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from halfmoon.solver.errors import StoreError
+
 SCHEMA_VERSION = 1
 DB_ENV = "HALFMOON_DB"
 VERDICTS = ("winnable", "unwinnable", "unknown")
@@ -64,10 +66,6 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (code, solver_version, rating_version)
 ) WITHOUT ROWID;
 """
-
-
-class StoreError(ValueError):
-    """The results store cannot be opened or holds something it should not."""
 
 
 def default_db_path() -> Path:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from halfmoon.dealcodes.codes import DEAL_COUNT, check_number
 from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import InputError
 
 from .core.batch import ExecutorSource, Job, Outcome, run_jobs
 from .rating import (
@@ -38,10 +39,6 @@ from .store import ResultStore, StoredRating, StoredResult
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal distribution
 
 
-class SurveyError(ValueError):
-    """A survey or generation request that cannot be carried out (bad range, bad tier)."""
-
-
 # -- statistics ----------------------------------------------------------------------------
 
 
@@ -50,7 +47,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     if trials == 0:
         return 0.0, 1.0
     if not 0 <= successes <= trials:
-        raise SurveyError(f"wilson: {successes} successes out of {trials} trials")
+        raise InputError(f"wilson: {successes} successes out of {trials} trials")
     p = successes / trials
     z2 = z * z
     denominator = 1 + z2 / trials
@@ -268,13 +265,13 @@ def parse_range(text: str) -> range:
     """``A:B`` → deal numbers A … B-1."""
     parts = text.replace("_", "").split(":")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise SurveyError(f"range {text!r}: expected A:B with whole numbers, e.g. 0:10000")
+        raise InputError(f"range {text!r}: expected A:B with whole numbers, e.g. 0:10000")
     start, stop = (int(p) for p in parts)
     if start >= stop:
-        raise SurveyError(f"range {text!r}: the start must be below the end")
+        raise InputError(f"range {text!r}: the start must be below the end")
     check_number(start)
     if stop > DEAL_COUNT:
-        raise SurveyError(f"range {text!r}: the end may be at most {DEAL_COUNT}")
+        raise InputError(f"range {text!r}: the end may be at most {DEAL_COUNT}")
     return range(start, stop)
 
 
@@ -485,7 +482,7 @@ def _curated(entry: GameEntry, rated: StoredRating) -> Curated:
     line = detail.pop("line")
     rating = Rating.from_json(detail)
     if not line_wins(entry, rated.number, line):
-        raise SurveyError(f"{rated.code}: the rated winning line does not replay through the rules")
+        raise InputError(f"{rated.code}: the rated winning line does not replay through the rules")
     return Curated(rated.code, rated.number, rating, line)
 
 
@@ -493,7 +490,7 @@ def _stored_curated(entry: GameEntry, rated: StoredRating) -> Curated | None:
     """A stored rating made by these rules and still consistent, or None to rate the deal again."""
     try:
         return _curated(entry, rated)
-    except (ValueError, KeyError, TypeError):  # RatingError, SurveyError, bad JSON: stale or damaged
+    except (ValueError, KeyError, TypeError):  # InputError, InputError, bad JSON: stale or damaged
         return None
 
 
@@ -518,7 +515,7 @@ def run_generate(
     progress after each settled deal.
     """
     if tier is not None and tier not in TIERS:
-        raise SurveyError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
+        raise InputError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
     entry = get_game(tag)
     window = window or 2 * source.workers
     key = rating_key(params)

@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import InputError
 from halfmoon.solver.rating import (
     TIER_CUTS,
     TIERS,
     Rating,
-    RatingError,
     RatingParams,
     playout,
     rate_line,
@@ -50,11 +50,11 @@ def test_rating_json_round_trips_and_score_is_bounded(m):
 
 def test_rating_json_that_does_not_follow_from_its_measures_is_refused():
     data = build((3, 10, 5, 10, (40, 4), (6, 1), 0, 5000, 10**6)).to_json()
-    with pytest.raises(RatingError, match="score"):
+    with pytest.raises(InputError, match="score"):
         Rating.from_json(data | {"score": data["score"] + 1})
-    with pytest.raises(RatingError, match="missing"):
+    with pytest.raises(InputError, match="missing"):
         Rating.from_json({k: v for k, v in data.items() if k != "traps"})
-    with pytest.raises(RatingError, match="playout wins"):
+    with pytest.raises(InputError, match="playout wins"):
         Rating(11, 10, 0, 10, 5, 0, 1, 0, 0, 1, 2)
 
 
@@ -110,7 +110,7 @@ def test_a_line_that_does_not_win_is_refused():
     entry = get_game(TAG)
     start = toy_deal(WINNABLE[0])
     line = toy_solve(start).moves
-    with pytest.raises(RatingError, match="does not win"):
+    with pytest.raises(InputError, match="does not win"):
         rate_line(entry, start, line[:-1], 10, 0, PARAMS)
 
 

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from halfmoon.dealcodes.codes import DEAL_COUNT
 from halfmoon.solver.core.batch import LocalPool
+from halfmoon.solver.errors import InputError
 from halfmoon.solver.games.halfmoon.rules import Move, parse_line
 from halfmoon.solver.rating import TIERS, RatingParams
 from halfmoon.solver.registry import GameEntry, register
 from halfmoon.solver.store import open_store
 from halfmoon.solver.survey import (
-    SurveyError,
     parse_range,
     run_generate,
     run_survey,
@@ -48,7 +48,7 @@ def test_wilson_matches_known_values():
     assert lo == pytest.approx(0.236593, abs=1e-6) and hi == pytest.approx(0.763407, abs=1e-6)
     lo, hi = wilson(0, 50)
     assert lo == 0.0 and hi == pytest.approx(0.071348, abs=1e-6)
-    with pytest.raises(SurveyError):
+    with pytest.raises(InputError):
         wilson(11, 10)
 
 
@@ -73,7 +73,7 @@ def test_sample_numbers_are_distinct_reproducible_and_in_range():
 def test_parse_range_and_its_errors():
     assert parse_range("10:20") == range(10, 20)
     for bad in ["10", "20:10", "a:b", f"0:{DEAL_COUNT + 1}"]:
-        with pytest.raises(SurveyError, match="range"):
+        with pytest.raises(InputError, match="range"):
             parse_range(bad)
 
 
@@ -207,7 +207,7 @@ def test_generate_filters_by_tier_and_rejects_unknown_tiers():
     tier = sorted(tiers)[0]
     only = list(run_generate(TAG, range(150), 100, SerialSource(), tier=tier, params=quick))
     assert [c.number for c in only] == [c.number for c in everything if c.rating.tier == tier]
-    with pytest.raises(SurveyError, match="tier 'impossible'"):
+    with pytest.raises(InputError, match="tier 'impossible'"):
         list(run_generate(TAG, range(10), 1, SerialSource(), tier="impossible"))
 
 

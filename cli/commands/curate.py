@@ -19,6 +19,7 @@ import click
 from halfmoon.dealcodes import DEAL_COUNT, parse_code
 from halfmoon.dealcodes.codes import parse_number
 from halfmoon.solver.core.batch import ExecutorSource, make_source
+from halfmoon.solver.errors import InputError
 from halfmoon.solver.rating import TIERS
 from halfmoon.solver.registry import get_game
 from halfmoon.solver.store import DB_ENV, ResultStore, StoredResult, open_store
@@ -31,7 +32,7 @@ from halfmoon.solver.survey import (
     sample_numbers,
 )
 
-from ..common import InputError, echo_json, json_option
+from ..common import echo_json, json_option
 
 game_option = click.option("--game", default="HM", show_default=True, help="Game tag (HM, or another registered solitaire).")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,

@@ -13,7 +13,9 @@ import sys
 
 import click
 
-from ..common import InputError, echo_json, json_option
+from halfmoon.solver.errors import InputError
+
+from ..common import echo_json, json_option
 
 
 def _listen(host: str, port: int) -> socket.socket:

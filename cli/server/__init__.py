@@ -5,7 +5,9 @@ builds the application for a `ServiceConfig`; ``halfmoon serve`` runs it. docs/h
 describes the endpoints, limits and error shapes.
 """
 
-from .app import create_app
-from .config import ServiceConfig, ServiceConfigError
+from halfmoon.solver.errors import InputError
 
-__all__ = ["ServiceConfig", "ServiceConfigError", "create_app"]
+from .app import create_app
+from .config import ServiceConfig
+
+__all__ = ["ServiceConfig", "InputError", "create_app"]

@@ -29,8 +29,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from halfmoon.dealcodes import deal_from_code, deal_halfmoon, parse_code
-from halfmoon.solver.core.endgame import EndgameError, adapters, get_adapter
+from halfmoon.solver.core.endgame import adapters, get_adapter
 from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.errors import UnknownGameError
 from halfmoon.solver.games.halfmoon.portfolio import SolveResult
 from halfmoon.solver.games.halfmoon.rules import Position
 from halfmoon.solver.games.halfmoon.rules import replay as replay_line
@@ -348,7 +349,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         new deals are appended at the end. Each deal is `halfmoon generate --json`'s object.
         """
         if tier is not None and tier not in TIERS:
-            raise ApiError(400, f"tier {tier!r}: expected one of {', '.join(TIERS)}", type_="SurveyError")
+            raise ApiError(400, f"tier {tier!r}: expected one of {', '.join(TIERS)}", type_="InputError")
         assert service.hm is not None and service.curator is not None
         entry, curator = service.hm, service.curator
         after_code = str(parse_code(after, expect_game=entry.tag)) if after is not None else None
@@ -396,7 +397,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         """The exact endgame answer for a position (`halfmoon endgame GAME --json`)."""
         try:
             adapter = get_adapter(game)
-        except EndgameError as error:
+        except UnknownGameError as error:
             raise ApiError(404, str(error), "not_found", type(error).__name__) from None
         if (request.position is None) == (request.code is None):
             raise ApiError(422, "give a position or a code (one of them)", "bad_request", "UsageError")

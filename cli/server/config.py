@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from halfmoon.solver.core.batch import default_workers
+from halfmoon.solver.errors import InputError
 from halfmoon.solver.rating import DEFAULT_PARAMS, RatingParams
-
-
-class ServiceConfigError(ValueError):
-    """A service setting out of range (names the setting and the allowed range)."""
 
 
 @dataclass(frozen=True)
@@ -67,19 +64,19 @@ class ServiceConfig:
         }
         for name, value in positive.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise ServiceConfigError(f"service setting {name} = {value!r}: expected a positive number")
+                raise InputError(f"service setting {name} = {value!r}: expected a positive number")
         if self.wait_default > self.wait_max:
-            raise ServiceConfigError(
+            raise InputError(
                 f"service setting wait_default = {self.wait_default}: must not exceed wait_max = {self.wait_max}"
             )
         if self.max_queue < self.workers:
-            raise ServiceConfigError(
+            raise InputError(
                 f"service setting max_queue = {self.max_queue}: must be at least the {self.workers} workers"
             )
         for name in ("hint_cache", "endgame_cache", "curate_seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ServiceConfigError(f"service setting {name} = {value!r}: expected a whole number >= 0")
+                raise InputError(f"service setting {name} = {value!r}: expected a whole number >= 0")
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+from halfmoon.solver.errors import InputError
 from halfmoon.solver.registry import GameEntry
 from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
 from halfmoon.solver.survey import line_wins
@@ -25,10 +26,6 @@ from halfmoon.solver.survey import line_wins
 T = TypeVar("T")
 
 _RATING_COLUMNS = "code, game, number, solver_version, rating_version, score, tier, detail, seconds"
-
-
-class CursorError(ValueError):
-    """An ``after`` cursor that is not a deal of the curated feed."""
 
 
 class StoreGateway:
@@ -170,7 +167,7 @@ class StoreGateway:
                     (after, solver_version, rating_version),
                 ).fetchone()
                 if row is None:
-                    raise CursorError(f"after {after}: not a curated deal of this store (no rating for it)")
+                    raise InputError(f"after {after}: not a curated deal of this store (no rating for it)")
                 where += " AND (updated > ? OR (updated = ? AND code > ?))"
                 args += [row[0], row[0], after]
             args.append(limit)

@@ -34,9 +34,7 @@ from concurrent.futures import (
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
 
-
-class BatchError(ValueError):
-    """A batch option that makes no sense (no workers, a bad scheduler address)."""
+from halfmoon.solver.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,7 @@ class LocalPool:
 
     def __init__(self, workers: int | None = None) -> None:
         if workers is not None and workers < 1:
-            raise BatchError(f"--workers {workers}: expected at least 1")
+            raise InputError(f"--workers {workers}: expected at least 1")
         self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
 
@@ -127,13 +125,13 @@ class DaskPool:
         try:
             from distributed import Client
         except ImportError:
-            raise BatchError(
+            raise InputError(
                 "--dask needs Dask: pip install 'halfmoon-solver[dask]' (or 'dask[distributed]')"
             ) from None
         try:
             self._client = Client(address, timeout="10s")
         except OSError as error:
-            raise BatchError(f"--dask {address}: cannot reach the scheduler: {error}") from None
+            raise InputError(f"--dask {address}: cannot reach the scheduler: {error}") from None
         self._owns_client = True
         self.workers = max(1, sum(self._client.nthreads().values()))
         self._executor: Executor | None = None
@@ -198,7 +196,7 @@ def run_jobs(
     cancels what has not started.
     """
     if max_attempts < 1:
-        raise BatchError(f"max_attempts {max_attempts}: expected at least 1")
+        raise InputError(f"max_attempts {max_attempts}: expected at least 1")
     window = window or 2 * source.workers
     queue = _Lookahead(jobs, lookahead or 4 * window)
     attempts: dict[Hashable, int] = {}

@@ -17,11 +17,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
+from halfmoon.solver.errors import UnknownGameError
+
 from .game import Game, Question
-
-
-class EndgameError(ValueError):
-    """An unknown game name, or an adapter that cannot be loaded."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +145,7 @@ def get_adapter(name: str) -> EndgameAdapter:
     if key not in found:
         known = ", ".join(found) or "(none)"
         broken = f"; modules that failed to load: {', '.join(_LOAD_ERRORS)}" if _LOAD_ERRORS else ""
-        raise EndgameError(f"unknown endgame game {name!r}: expected one of {known}{broken}")
+        raise UnknownGameError(f"unknown endgame game {name!r}: expected one of {known}{broken}")
     return found[key]
 
 

@@ -29,14 +29,12 @@ from typing import Any, Generic, Hashable, Sequence
 
 import numpy as np
 
+from halfmoon.solver.errors import UnsupportedError
+
 from .game import Game, M, P, Question, Terminal, is_acyclic
 
 SOLVED = "solved"
 UNKNOWN = "unknown"
-
-
-class SolveError(ValueError):
-    """A solve that cannot start: a bad method name, a question that does not fit the game."""
 
 
 @dataclass(frozen=True)
@@ -173,10 +171,10 @@ def solve_all(
         return _retrograde(game, position, questions, limits, max_line)
     if method == "negamax":
         if not is_acyclic(game):
-            raise SolveError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
+            raise UnsupportedError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
         budget = _Budget(limits)
         return [_negamax_solve(game, position, q, budget, max_line) for q in questions]
-    raise SolveError(f"unknown method {method!r}: expected auto, retrograde or negamax")
+    raise UnsupportedError(f"unknown method {method!r}: expected auto, retrograde or negamax")
 
 
 # -- retrograde analysis --------------------------------------------------------------------
@@ -670,6 +668,6 @@ def replay_line(game: Game[P, M], position: P, line: Sequence[M]) -> P:
     """Play `line` through the game's own rules (raises the game's error if a move is illegal)."""
     for move in line:
         if game.terminal(position) is not None:
-            raise SolveError(f"line continues after the game ended, at move {move!r}")
+            raise UnsupportedError(f"line continues after the game ended, at move {move!r}")
         position = game.apply(position, move)
     return position

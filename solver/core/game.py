@@ -31,14 +31,6 @@ Terminal = Any
 """A game-defined, immutable result object; `Outcome` is the standard one (recommended)."""
 
 
-class GameError(ValueError):
-    """A position or move a game cannot accept (base class for games' own errors)."""
-
-
-class IllegalMoveError(GameError):
-    """`Game.apply` was given a move that is not legal in the position."""
-
-
 @runtime_checkable
 class Game(Protocol[P, M]):
     """The contract every multiplayer game implements (see the module docstring).

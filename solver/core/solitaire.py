@@ -20,6 +20,7 @@ import time
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import SolverBug
 
 from .verdicts import Deadline, Limits, SearchResult, Verdict
 
@@ -117,10 +118,6 @@ class Oracle(Protocol[M]):
     def __call__(self, prefix: Sequence[M], level: int) -> Sequence[M] | bool | None: ...
 
 
-class OracleLineError(AssertionError):
-    """An oracle's continuation did not win when made on the state (a bug in the oracle)."""
-
-
 class _Unwind(Exception):
     """Carries an oracle's answer for an ancestor frame up the recursion to that frame."""
 
@@ -203,7 +200,7 @@ def solve_solitaire(
             state.make(move)
             path.append(move)
         if not state.is_won():
-            raise OracleLineError("the oracle's continuation does not win")
+            raise SolverBug("the oracle's continuation does not win")
         oracle_stats["won"] += 1
         return True
 

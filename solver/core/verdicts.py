@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from halfmoon.solver.errors import LimitError
+
 M = TypeVar("M")
 
 #: Default cap on the transposition set of one solving process (bytes, estimated).
@@ -29,10 +31,6 @@ class Verdict(str, Enum):
 
     def __str__(self) -> str:
         return self.value
-
-
-class LimitError(ValueError):
-    """A limit given with a value that makes no sense (negative time, zero nodes, ...)."""
 
 
 @dataclass(frozen=True)

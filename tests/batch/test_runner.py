@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from halfmoon.solver.core.batch import (
-    BatchError,
     Job,
     LocalPool,
     default_workers,
     make_source,
     run_jobs,
 )
+from halfmoon.solver.errors import InputError
 
 
 def square(x: int) -> int:
@@ -159,9 +159,9 @@ def test_a_pool_found_broken_at_submission_is_renewed_and_the_job_rerun():
 
 
 def test_bad_options_are_clear_errors():
-    with pytest.raises(BatchError, match="--workers 0"):
+    with pytest.raises(InputError, match="--workers 0"):
         LocalPool(0)
-    with pytest.raises(BatchError, match="max_attempts"):
+    with pytest.raises(InputError, match="max_attempts"):
         list(run_jobs(square, [], SerialSource(), max_attempts=0))
     assert make_source(workers=3).workers == 3
     assert LocalPool().workers == default_workers() >= 1

@@ -10,7 +10,6 @@ from halfmoon.solver.core.exact import (
     SOLVED,
     UNKNOWN,
     Limits,
-    SolveError,
     replay_line,
     solve,
     solve_all,
@@ -21,6 +20,7 @@ from halfmoon.solver.core.game import (
     WinLoss,
     avoid_last,
 )
+from halfmoon.solver.errors import UnsupportedError
 
 from .toys import (
     GraphGame,
@@ -142,9 +142,9 @@ def test_random_acyclic_graphs_all_methods_agree(seed: int) -> None:
 
 def test_negamax_refused_on_a_cyclic_game() -> None:
     game = GraphGame({"A": (0, ["A", "W"])}, {"W": 1})
-    with pytest.raises(SolveError, match="acyclic"):
+    with pytest.raises(UnsupportedError, match="acyclic"):
         solve(game, Node("A"), WinLoss(0), method="negamax")
-    with pytest.raises(SolveError, match="unknown method"):
+    with pytest.raises(UnsupportedError, match="unknown method"):
         solve(game, Node("A"), WinLoss(0), method="magic")
 
 

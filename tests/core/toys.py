@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from halfmoon.solver.core.game import IllegalMoveError, Outcome
+from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.errors import IllegalMoveError
 
 
 @dataclass(frozen=True)

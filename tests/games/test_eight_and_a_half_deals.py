@@ -17,7 +17,7 @@ from halfmoon.dealcodes import (
     DEAL_COUNT,
     BadVariantError,
     DealCode,
-    UnknownGameError,
+    UnknownTagError,
     parse_code,
 )
 from halfmoon.dealcodes.eight_and_a_half import (
@@ -192,7 +192,7 @@ def test_codes_parse_and_variants_are_player_counts():
     for bad in ("EH1-1-AAAAAAB", "EH1-6-AAAAAAB", "EH1-N-AAAAAAB"):
         with pytest.raises(BadVariantError, match="player count 2-5"):
             parse_code(bad)
-    with pytest.raises(UnknownGameError, match="Eight and a half"):
+    with pytest.raises(UnknownTagError, match="Eight and a half"):
         eh_deal_from_code("HM1-N-AAAAAAB")
     with pytest.raises(EHPlayersError):
         deal_eight_and_a_half(1, 6)

@@ -13,13 +13,10 @@ from hypothesis import strategies as st
 
 from halfmoon.dealcodes import DEAL_COUNT, SplitMix64
 from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, eh_deal_from_code
+from halfmoon.solver.errors import IllegalMoveError, LineError, MoveError, PositionError
 from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf, decode, encode
 from halfmoon.solver.games.eight_and_a_half.policy import play_until_endgame
 from halfmoon.solver.games.eight_and_a_half.position import (
-    EHIllegalMoveError,
-    EHLineError,
-    EHMoveError,
-    EHPositionError,
     Move,
     Position,
     Seat,
@@ -248,14 +245,14 @@ def test_moves_round_trip_and_aliases():
 @pytest.mark.parametrize("text, words", [("78", "identical"), ("", "empty"), ("o77", "one card"),
                                          ("7777777", "only 6"), ("x7", "unknown card"), ("b", "unknown card")])
 def test_bad_moves_say_why(text, words):
-    with pytest.raises(EHMoveError, match=words):
+    with pytest.raises(MoveError, match=words):
         parse_move(text)
 
 
 def test_a_bad_line_names_the_move():
-    with pytest.raises(EHLineError, match=r"move 2 \('9'\): .*lower than the pile's 9½"):
+    with pytest.raises(LineError, match=r"move 2 \('9'\): .*lower than the pile's 9½"):
         G.replay(G.start("H9/5/5 ; 9/5/5 | 9 | 0"), "H 9")
-    with pytest.raises(EHLineError, match=r"move 3 \('zz'\)"):
+    with pytest.raises(LineError, match=r"move 3 \('zz'\)"):
         parse_line("7 8 zz")
 
 
@@ -271,7 +268,7 @@ def test_a_bad_line_names_the_move():
     ("7/5/5 ; 1/5/5", "two '|'"),
 ])
 def test_bad_position_text_says_what_and_where(text, words):
-    with pytest.raises(EHPositionError, match=words):
+    with pytest.raises(PositionError, match=words):
         Position.parse(text)
 
 
@@ -286,7 +283,7 @@ def test_bad_position_text_says_what_and_where(text, words):
     ({"seats": [{"hand": ["7"]}, {"hand": ["1"]}], "pile": 5}, "pile: expected a list"),
 ])
 def test_bad_position_json_names_the_field(data, words):
-    with pytest.raises(EHPositionError, match=words):
+    with pytest.raises(PositionError, match=words):
         Position.from_json(data)
 
 
@@ -303,7 +300,7 @@ def test_json_accepts_numbers_and_runs_of_cards():
     ("b5", "hand cards before table cards"),
 ])
 def test_illegal_moves_say_why(move, words):
-    with pytest.raises(EHIllegalMoveError, match=words):
+    with pytest.raises(IllegalMoveError, match=words):
         G.play(G.start("7/5/5 ; 1/5/5 | - | 0"), move)
 
 

@@ -15,13 +15,9 @@ from halfmoon.dealcodes.eight_and_a_half import (
     EHCard,
     deal_eight_and_a_half,
 )
+from halfmoon.solver.errors import IllegalMoveError, LineError
 from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf, decode
-from halfmoon.solver.games.eight_and_a_half.position import (
-    EHIllegalMoveError,
-    EHLineError,
-    Position,
-    first_player,
-)
+from halfmoon.solver.games.eight_and_a_half.position import Position, first_player
 
 G = EightAndAHalf()
 
@@ -39,7 +35,7 @@ def after(text: str, line: str) -> Position:
 
 
 def illegal(text: str, move: str) -> str:
-    with pytest.raises(EHIllegalMoveError) as info:
+    with pytest.raises(IllegalMoveError) as info:
         G.play(start(text), move)
     return info.value.reason
 
@@ -110,7 +106,7 @@ def test_T2_several_identical_cards_in_one_turn():
 
 
 def test_T2_identical_means_same_face_and_each_card_must_fit():
-    with pytest.raises(EHLineError):
+    with pytest.raises(LineError):
         after("78/-/5 ; 1/-/5 | - | 0", "78")
     assert "HH" not in legal("HH/-/5 ; 1/-/5 | 8 | 0")  # the second ½ would land on 8½
     assert "card 2 of 2" in illegal("HH/-/5 ; 1/-/5 | 8 | 0", "HH")
@@ -413,7 +409,7 @@ def test_S1_the_first_player_out_wins_and_the_game_ends():
     p = G.replay(start("-/-/7 ; 1/5/5 | 4 | 0"), "b7")
     result = G.terminal(p)
     assert result.winner == 0 and G.legal_moves(p) == []
-    with pytest.raises(EHIllegalMoveError):
+    with pytest.raises(IllegalMoveError):
         G.play(p, "1")
 
 

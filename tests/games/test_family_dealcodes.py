@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from halfmoon.dealcodes import DEAL_COUNT, standard_deck
 from halfmoon.dealcodes.codes import (
     BadVariantError,
-    UnknownGameError,
+    UnknownTagError,
     UnsupportedVersionError,
     parse_code,
 )
@@ -105,9 +105,9 @@ def test_code_errors_name_the_part():
         parse_code("EL2-N-AAAAAAA")
     with pytest.raises(BadVariantError, match="'3' for TN1"):
         parse_code("TN1-3-AAAAAAA")
-    with pytest.raises(UnknownGameError, match="not a grid game"):
+    with pytest.raises(UnknownTagError, match="not a grid game"):
         grid_deal_from_code("HM1-N-AAAAAAA")
-    with pytest.raises(UnknownGameError, match="needs a Elevens code|needs a Elevens"):
+    with pytest.raises(UnknownTagError, match="needs a Elevens code|needs a Elevens"):
         grid_deal_from_code("SE1-N-AAAAAAA", expect_game="EL")
     assert deal_elevens(5) == grid_deal_from_code(" el1-n-aaaaaaf ")
 

@@ -8,16 +8,9 @@ from hypothesis import strategies as st
 
 from halfmoon.dealcodes import DEAL_COUNT, Card, deal_halfmoon, parse_card
 from halfmoon.dealcodes.elevens import GRID_GAMES, deal_grid
+from halfmoon.solver.errors import LineError, MoveError, PositionError
 from halfmoon.solver.games.family.presets import load_preset
-from halfmoon.solver.games.family.rules import (
-    FamilyLayoutError,
-    FamilyLineError,
-    FamilyMoveError,
-    Game,
-    Move,
-    Position,
-    parse_move,
-)
+from halfmoon.solver.games.family.rules import Game, Move, Position, parse_move
 from halfmoon.solver.games.family.schema import rules_from_json
 from halfmoon.solver.games.halfmoon import rules as hm
 
@@ -88,7 +81,7 @@ def test_stock_dealt_win_condition():
 )
 def test_illegal_moves_say_why(text, words):
     position = grid("5S 6D 9C JC QH KH TD AC --")
-    with pytest.raises(FamilyMoveError) as raised:
+    with pytest.raises(MoveError) as raised:
         ELEVENS.apply(position, parse_move(text))
     for word in words:
         assert word in str(raised.value)
@@ -97,7 +90,7 @@ def test_illegal_moves_say_why(text, words):
 @pytest.mark.parametrize("text, words", [("1", ["1 place"]), ("1+1", ["used twice"]), ("1+X", ["unknown place 'X'"]),
                                          ("", ["empty move"]), ("1++2", ["empty place"])])
 def test_unreadable_moves(text, words):
-    with pytest.raises(FamilyMoveError) as raised:
+    with pytest.raises(MoveError) as raised:
         parse_move(text)
     for word in words:
         assert word in str(raised.value)
@@ -105,20 +98,20 @@ def test_unreadable_moves(text, words):
 
 def test_replay_names_the_failing_move():
     position = grid("5S 6D 9C JC QH KH TD AC 2C", "3C 4C")
-    with pytest.raises(FamilyLineError) as raised:
+    with pytest.raises(LineError) as raised:
         ELEVENS.replay(position, "1+2, 4+5+6, 1+3")
     assert raised.value.index == 3 and "fit no removal rule" in str(raised.value)
     assert ELEVENS.replay(position, "1+2 4+5+6").position.stock == ()
 
 
 def test_layouts_are_checked_against_the_game():
-    with pytest.raises(FamilyLayoutError, match="8 piles, but Elevens has 9"):
+    with pytest.raises(PositionError, match="8 piles, but Elevens has 9"):
         ELEVENS.check_layout(grid("5S 6D 9C JC QH KH TD AC"))
-    with pytest.raises(FamilyLayoutError, match="5S appears 2 times, but the deck has 1"):
+    with pytest.raises(PositionError, match="5S appears 2 times, but the deck has 1"):
         ELEVENS.check_layout(grid("5S 5S 9C JC QH KH TD AC 2C"))
-    with pytest.raises(FamilyLayoutError, match="empty while the stock still has cards"):
+    with pytest.raises(PositionError, match="empty while the stock still has cards"):
         ELEVENS.check_layout(grid("5S -- 9C JC QH KH TD AC 2C", "3C"))
-    with pytest.raises(FamilyLayoutError, match="0 reserve slots, but Half Moon has 8"):
+    with pytest.raises(PositionError, match="0 reserve slots, but Half Moon has 8"):
         HALFMOON.check_layout(Position(tuple(() for _ in range(12))))
 
 
@@ -130,7 +123,7 @@ def test_layouts_are_checked_against_the_game():
     ([], ["expected a JSON object"]),
 ])
 def test_bad_layout_json(bad, words):
-    with pytest.raises(FamilyLayoutError) as raised:
+    with pytest.raises(PositionError) as raised:
         Position.from_json(bad)
     for word in words:
         assert word in str(raised.value)

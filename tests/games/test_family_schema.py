@@ -7,16 +7,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from halfmoon.solver.games.family.presets import (
-    UnknownPresetError,
-    load_preset,
-    preset_names,
-    preset_text,
-)
+from halfmoon.solver.errors import RuleFileError
+from halfmoon.solver.games.family.presets import load_preset, preset_names, preset_text
 from halfmoon.solver.games.family.schema import (
     REFILL_EMPTY_PILES,
     WIN_STOCK_DEALT,
-    RuleFileError,
     load_rules,
     rules_from_json,
     rules_from_text,
@@ -44,7 +39,7 @@ def test_presets_by_tag_or_name(alias, name):
 
 
 def test_unknown_preset_lists_the_known_ones():
-    with pytest.raises(UnknownPresetError, match="elevens"):
+    with pytest.raises(RuleFileError, match="elevens"):
         load_preset("klondike")
 
 

@@ -8,13 +8,10 @@ from click.testing import CliRunner
 from halfmoon.cli.main import main
 from halfmoon.dealcodes import deal_halfmoon
 from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.errors import UnsupportedError
 from halfmoon.solver.games.family.presets import load_preset
 from halfmoon.solver.games.family.rules import Game, Position
-from halfmoon.solver.games.family.search import (
-    FamilyMethodError,
-    solve_deal,
-    solve_position,
-)
+from halfmoon.solver.games.family.search import solve_deal, solve_position
 from halfmoon.solver.games.halfmoon import rules as hm
 from halfmoon.solver.registry import get_game
 
@@ -58,7 +55,7 @@ def test_a_node_limit_gives_unknown_never_a_guess():
 
 
 def test_cpsat_is_not_offered_for_stock_games():
-    with pytest.raises(FamilyMethodError, match="method 'cpsat' does not apply to Elevens"):
+    with pytest.raises(UnsupportedError, match="method 'cpsat' does not apply to Elevens"):
         solve_deal(load_preset("elevens"), 0, method="cpsat")
 
 

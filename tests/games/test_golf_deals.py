@@ -10,7 +10,7 @@ from halfmoon.dealcodes import (
     DEAL_COUNT,
     BadVariantError,
     DealCode,
-    UnknownGameError,
+    UnknownTagError,
     parse_code,
     standard_deck,
 )
@@ -135,7 +135,7 @@ def test_codes_and_variants():
     for bad in ("GF1-1-AAAAAAA", "GF1-7-AAAAAAA", "GF1-N-AAAAAAA"):
         with pytest.raises(BadVariantError, match="player count 2-6"):
             parse_code(bad)
-    with pytest.raises(UnknownGameError, match="six-card Golf code"):
+    with pytest.raises(UnknownTagError, match="six-card Golf code"):
         golf_deal_from_code("HM1-N-AAAAAAB")
     with pytest.raises(BadVariantError):
         deal_golf(1, 7)

@@ -7,19 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64, parse_card
+from halfmoon.solver.errors import InputError, LineError, MoveError, PositionError
 from halfmoon.solver.games.golf.kernel import GOLF
 from halfmoon.solver.games.golf.policy import play_forward, policy_move
 from halfmoon.solver.games.golf.rules import (
     ENDED_LAST_TURNS,
     ENDED_REPETITION,
     ENDED_STOCK,
-    GolfError,
-    IllegalLineError,
     Match,
     Move,
-    MoveError,
     Position,
-    PositionError,
     card_code,
     card_value,
     hand_score,
@@ -249,9 +246,9 @@ def test_the_game_is_acyclic_with_the_history_in_the_position():
 
 def test_replay_reports_the_failing_move():
     p = Position.from_code("GF1-2-AAAAAAB")
-    with pytest.raises(IllegalLineError, match=r"move 3 \('F1\+2'\)"):
+    with pytest.raises(LineError, match=r"move 3 \('F1\+2'\)"):
         replay(p, "F1+2, F3+4, F1+2")
-    with pytest.raises(IllegalLineError, match="move 1"):
+    with pytest.raises(LineError, match="move 1"):
         replay(p, "Z9")
 
 
@@ -338,7 +335,7 @@ def test_play_forward_is_deterministic_and_stops_at_the_stock_count():
     assert a == b and len(a[0].stock) == 6 and a[0].ended() is None
     assert replay(start, a[1])[0] == a[0]
     assert play_forward(start, 6, 4) != a
-    with pytest.raises(GolfError):
+    with pytest.raises(InputError):
         play_forward(start, -1, 0)
 
 
@@ -355,12 +352,12 @@ def test_match_totals_over_nine_rounds_and_the_one_round_variant():
         assert not match.over
         match = match.add((r, 2, 10 - r))
     assert match.over and match.totals == (36, 18, 54) and match.winners == (1,)
-    with pytest.raises(GolfError, match="already played"):
+    with pytest.raises(InputError, match="already played"):
         match.add((0, 0, 0))
     short = Match(2, rounds=1).add((5, 5))
     assert short.over and short.winners == (0, 1)
     assert [Match(4).first_seat(r) for r in (1, 2, 5)] == [0, 1, 0]
-    with pytest.raises(GolfError):
+    with pytest.raises(InputError):
         Match(2, rounds=3)
-    with pytest.raises(GolfError, match="no winner yet"):
+    with pytest.raises(InputError, match="no winner yet"):
         Match(2).winners

@@ -5,11 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from halfmoon.dealcodes import DEAL_COUNT, deal_halfmoon, parse_card
+from halfmoon.solver.errors import LineError, MoveError, PositionError
 from halfmoon.solver.games.halfmoon.rules import (
-    IllegalLineError,
-    LayoutError,
     Move,
-    MoveError,
     Place,
     Position,
     parse_move,
@@ -95,10 +93,10 @@ def test_order_inside_a_move_does_not_matter():
 
 def test_replay_reports_the_first_illegal_move_with_its_index():
     start = Position.from_deal(deal_halfmoon(1))
-    with pytest.raises(IllegalLineError) as raised:
+    with pytest.raises(LineError) as raised:
         replay(start, "1+3, 5+6  1+1")
     assert raised.value.index == 3 and "used twice" in str(raised.value)
-    with pytest.raises(IllegalLineError) as raised:
+    with pytest.raises(LineError) as raised:
         replay(start, "1+3,1+3")
     assert raised.value.index == 2 and "sum to" in str(raised.value)
 
@@ -140,7 +138,7 @@ def test_text_form_round_trips_on_deals_and_empty_places():
     ],
 )
 def test_layout_json_errors_say_where(data, words):
-    with pytest.raises(LayoutError) as raised:
+    with pytest.raises(PositionError) as raised:
         Position.from_json(data)
     for word in words:
         assert word in str(raised.value)

@@ -9,7 +9,7 @@ import pytest
 
 from halfmoon.dealcodes import (
     BadVariantError,
-    UnknownGameError,
+    UnknownTagError,
     parse_code,
     shithead_deal_from_code,
     shuffled,
@@ -101,7 +101,7 @@ def test_bad_codes() -> None:
         parse_code("SH1-6-AAAAAAA")
     with pytest.raises(BadVariantError):
         parse_code("SH1-N-AAAAAAA")
-    with pytest.raises(UnknownGameError, match="Shithead code"):
+    with pytest.raises(UnknownTagError, match="Shithead code"):
         parse_code("SH1-2-AAAAAAA", expect_game="HM")
     with pytest.raises(ValueError, match="players 6"):
         deal_shithead(0, 6)

@@ -7,15 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from halfmoon.dealcodes import SplitMix64, parse_card
+from halfmoon.solver.errors import IllegalMoveError, LineError, MoveError, PositionError
 from halfmoon.solver.games.shithead.kernel import GAME, position_key
 from halfmoon.solver.games.shithead.rules import (
     PICKUP,
-    IllegalShitheadMove,
-    LineError,
     Move,
-    MoveError,
     Position,
-    PositionError,
     can_play,
     legal_moves,
     parse_move,
@@ -189,7 +186,7 @@ def test_pickup_takes_the_pile_and_ends_the_turn() -> None:
     assert names(p) == ["pickup"]
     after = play(p, "pickup")
     assert after.pile == () and after.hands[0] == tuple(sorted(cards("4C 5D 9S JD"))) and after.to_move == 1
-    with pytest.raises(IllegalShitheadMove, match="pile is empty"):
+    with pytest.raises(IllegalMoveError, match="pile is empty"):
         play(after, "pickup")
 
 
@@ -277,7 +274,7 @@ def test_last_player_with_cards_is_the_shithead() -> None:
     result = GAME.terminal(end)
     assert result is not None and result.places == (0, 1) and "player 1" in result.note
     assert GAME.legal_moves(end) == ()
-    with pytest.raises(IllegalShitheadMove, match="game is over"):
+    with pytest.raises(IllegalMoveError, match="game is over"):
         GAME.apply(end, parse_move("4"))
 
 
@@ -295,13 +292,13 @@ def test_three_players_play_on_until_one_is_left() -> None:
 
 def test_illegal_moves_say_why() -> None:
     p = table(["5C 9D", "KC"], pile="7S", up=["AH", ""], down=["", "2C"])
-    with pytest.raises(IllegalShitheadMove, match="cannot go on the pile's 7"):
+    with pytest.raises(IllegalMoveError, match="cannot go on the pile's 7"):
         play(p, "9")
-    with pytest.raises(IllegalShitheadMove, match="holds 0 card"):
+    with pytest.raises(IllegalMoveError, match="holds 0 card"):
         play(p, "K")
-    with pytest.raises(IllegalShitheadMove, match="only once the stock and the hand are empty"):
+    with pytest.raises(IllegalMoveError, match="only once the stock and the hand are empty"):
         play(p, "up:A")
-    assert issubclass(IllegalShitheadMove, ValueError)
+    assert issubclass(IllegalMoveError, ValueError)
 
 
 def test_line_errors_name_the_move() -> None:

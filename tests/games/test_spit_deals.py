@@ -12,7 +12,7 @@ from halfmoon.dealcodes import (
     DEAL_COUNT,
     BadVariantError,
     Card,
-    UnknownGameError,
+    UnknownTagError,
     parse_code,
     standard_deck,
 )
@@ -123,7 +123,7 @@ def test_code_parsing():
     assert str(parse_code(" sp1-n-aaaaaab ")) == "SP1-N-AAAAAAB"
     with pytest.raises(BadVariantError, match="Spit is always two players"):
         parse_code("SP1-2-AAAAAAB")
-    with pytest.raises(UnknownGameError, match="Spit code"):
+    with pytest.raises(UnknownTagError, match="Spit code"):
         deal_spit_from_code("HM1-N-AAAAAAB")
 
 

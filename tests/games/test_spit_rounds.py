@@ -6,7 +6,8 @@ import pytest
 from test_spit_support import pos
 
 from halfmoon.dealcodes import Card
-from halfmoon.solver.games.spit.rounds import RoundNotOverError, next_round, play_game
+from halfmoon.solver.errors import InputError
+from halfmoon.solver.games.spit.rounds import next_round, play_game
 from halfmoon.solver.games.spit.rules import (
     apply,
     card_int,
@@ -25,9 +26,9 @@ def table(position):
 
 
 def test_a_round_still_in_play_cannot_be_settled():
-    with pytest.raises(RoundNotOverError, match="still being played"):
+    with pytest.raises(InputError, match="still being played"):
         next_round(position_from_code("SP1-N-AAAAAAA"), 0)
-    assert issubclass(RoundNotOverError, ValueError)
+    assert issubclass(InputError, ValueError)
 
 
 def test_both_slap_the_smaller_pile_the_other_player_takes_the_other():

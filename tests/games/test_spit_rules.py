@@ -9,19 +9,15 @@ from hypothesis import strategies as st
 from test_spit_support import pos, random_small_position
 
 from halfmoon.dealcodes import DEAL_COUNT, Card, SplitMix64, deal_spit
-from halfmoon.solver.core.game import IllegalMoveError
+from halfmoon.solver.errors import IllegalMoveError, LineError, MoveError, PositionError
 from halfmoon.solver.games.spit.rules import (
     FILL,
     GAME,
     PASS,
     PASS_MOVE,
     PLAY,
-    IllegalLineError,
-    IllegalSpitMoveError,
     SpitMove,
-    SpitMoveError,
     SpitPosition,
-    SpitPositionError,
     apply,
     card_int,
     describe,
@@ -67,7 +63,7 @@ def test_wrap_around_plays(card, top, ok):
         assert after.spit_piles[0][-1] == card_int(Card.parse(card))
     else:
         assert moves_text(position) == ["pass"]
-        with pytest.raises(IllegalSpitMoveError, match="ranks must be one apart"):
+        with pytest.raises(IllegalMoveError, match="ranks must be one apart"):
             apply(position, parse_move("1>A"))
 
 
@@ -102,7 +98,7 @@ def test_only_the_player_to_move_acts():
 def test_an_empty_spit_pile_takes_no_card():
     position = pos("5C.-.-.-.-:- | 9S.-.-.-.-:- | - 4D | 0")
     assert moves_text(position) == ["1>B"]
-    with pytest.raises(IllegalSpitMoveError, match="spit pile A is empty"):
+    with pytest.raises(IllegalMoveError, match="spit pile A is empty"):
         apply(position, parse_move("1>A"))
 
 
@@ -126,14 +122,14 @@ def test_fill_offers_every_empty_place_from_every_pile_with_a_card_under_its_top
 def test_no_fill_without_an_empty_place_never_more_than_five_piles():
     position = pos("9C8C.QH.QD.JD.TD:- | 5S.-.-.-.-:- | 4H - | 0")
     assert moves_text(position) == ["pass"]
-    with pytest.raises(IllegalSpitMoveError, match="not empty"):
+    with pytest.raises(IllegalMoveError, match="not empty"):
         apply(position, SpitMove(FILL, 0, 1))
 
 
 def test_a_lone_card_is_not_moved_it_would_turn_nothing_up():
     position = pos("8C.-.-.-.-:- | 5S.-.-.-.-:- | 4H - | 0")
     assert moves_text(position) == ["pass"]
-    with pytest.raises(IllegalSpitMoveError, match="alone"):
+    with pytest.raises(IllegalMoveError, match="alone"):
         apply(position, parse_move("1>2"))
 
 
@@ -148,7 +144,7 @@ def test_play_and_fill_are_both_offered():
 def test_pass_only_when_nothing_else_is_possible():
     position = pos("5C.-.-.-.-:7D | 9S.-.-.-.-:8H | 4D - | 0")
     assert moves_text(position) == ["1>A"]
-    with pytest.raises(IllegalSpitMoveError, match="passes only when"):
+    with pytest.raises(IllegalMoveError, match="passes only when"):
         apply(position, PASS_MOVE)
 
 
@@ -195,7 +191,7 @@ def test_clearing_the_stock_wins_the_round_at_once():
     result = terminal(after)
     assert result is not None and result.places == (0, 1)
     assert legal_moves(after) == []
-    with pytest.raises(IllegalSpitMoveError, match="round is over"):
+    with pytest.raises(IllegalMoveError, match="round is over"):
         apply(after, parse_move("1>B"))
 
 
@@ -376,16 +372,16 @@ def test_parse_move(text, move):
 @pytest.mark.parametrize("text, words", [("6>A", "expected"), ("3>C", "expected"), ("3>3", "place it is in"), ("", "expected"),
                                          ("3A", "expected")])
 def test_bad_moves_say_why(text, words):
-    with pytest.raises(SpitMoveError, match=words):
+    with pytest.raises(MoveError, match=words):
         parse_move(text)
 
 
 def test_replay_names_the_failing_move():
     start = position_from_code("SP1-N-AAAAAAA")
-    with pytest.raises(IllegalLineError, match=r"move 2 \('5>A'\)") as info:
+    with pytest.raises(LineError, match=r"move 2 \('5>A'\)") as info:
         replay(start, "1>A, 5>A")
     assert info.value.index == 2
-    with pytest.raises(IllegalLineError, match=r"move 1 \('9>A'\)"):
+    with pytest.raises(LineError, match=r"move 1 \('9>A'\)"):
         replay(start, "9>A")
     result = replay(start, "1>A 3>B")
     assert len(result.positions) == 3 and result.position.to_move == 0
@@ -409,25 +405,25 @@ def test_bad_position_json_names_the_field(mutate, words):
     data = json.loads(json.dumps(position_from_code("SP1-N-AAAAAAA").to_json()))
     data["players"][1]["stock"][2] = []
     mutate(data)
-    with pytest.raises(SpitPositionError, match=words):
+    with pytest.raises(PositionError, match=words):
         position_from_json(data)
 
 
 def test_both_stocks_empty_is_not_a_position():
-    with pytest.raises(SpitPositionError, match="both stocks are empty"):
+    with pytest.raises(PositionError, match="both stocks are empty"):
         pos("-.-.-.-.-:- | -.-.-.-.-:- | 4D - | 0")
 
 
 @pytest.mark.parametrize("text", ["nonsense", "9C.-.-.-:- | 9S.-.-.-.-:- | 4D - | 0", "9C.-.-.-.-:- | 9S.-.-.-.-:- | 4D - | 2",
                                   "9X.-.-.-.-:- | 9S.-.-.-.-:- | 4D - | 0", "9C.-.-.-.-:- | 9S.-.-.-.-:- | 4D | 0"])
 def test_bad_position_text(text):
-    with pytest.raises(SpitPositionError):
+    with pytest.raises(PositionError):
         parse_position(text)
 
 
 def test_errors_are_value_errors():
-    assert issubclass(SpitPositionError, ValueError) and issubclass(IllegalSpitMoveError, IllegalMoveError)
-    assert issubclass(IllegalLineError, ValueError)
+    assert issubclass(PositionError, ValueError) and issubclass(IllegalMoveError, IllegalMoveError)
+    assert issubclass(LineError, ValueError)
 
 
 def test_docs_position_example_matches_the_code():

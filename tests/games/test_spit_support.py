@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.errors import PositionError
 from halfmoon.solver.games.spit.rules import (
     SpitPosition,
-    SpitPositionError,
     apply,
     legal_moves,
     parse_position,
@@ -38,7 +38,7 @@ def random_small_position(seed: int, max_stock: int = 4, max_spit: int = 2) -> S
     if rng.below(4) == 0:
         try:  # a pending pass, when the rules allow one here
             return validate(position._replace(passed=True))
-        except SpitPositionError:
+        except PositionError:
             pass
     return validate(position)
 

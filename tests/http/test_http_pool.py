@@ -11,13 +11,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from halfmoon.cli.server import (  # noqa: E402
-    ServiceConfig,
-    ServiceConfigError,
-    work,  # noqa: E402
-)
+from halfmoon.cli.server import ServiceConfig, work
 from halfmoon.cli.server.flights import Flights, wait_for  # noqa: E402
 from halfmoon.cli.server.pool import PoolBusy, SolverPool, WorkerLost  # noqa: E402
+from halfmoon.solver.errors import InputError
 
 
 def run(coroutine):
@@ -139,7 +136,7 @@ def test_single_flight_joins_and_remembers():
     ({"solve_time_limit": True}, "solve_time_limit"),
 ])
 def test_settings_out_of_range_name_the_setting(settings, word):
-    with pytest.raises(ServiceConfigError, match=word):
+    with pytest.raises(InputError, match=word):
         ServiceConfig(**settings)
 
 
@@ -166,7 +163,7 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
 
     @app.get("/input")
     async def bad_input() -> None:
-        _unwrap(work.Failed("input", "LayoutError", "layout: missing key 'reserve'"))
+        _unwrap(work.Failed("input", "PositionError", "layout: missing key 'reserve'"))
 
     @app.get("/closing")
     async def closing() -> None:
@@ -185,7 +182,7 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
         assert response.status_code == 500 and "secret" not in response.text and "Traceback" not in response.text
         assert response.json()["error"]["kind"] == "internal"
         assert client.get("/input").json()["error"] == {
-            "status": 400, "kind": "invalid_input", "type": "LayoutError", "message": "layout: missing key 'reserve'"}
+            "status": 400, "kind": "invalid_input", "type": "PositionError", "message": "layout: missing key 'reserve'"}
         assert client.get("/closing").status_code == 503
         lost = client.get("/lost")
         assert lost.status_code == 503 and lost.json()["error"]["kind"] == "worker_lost"

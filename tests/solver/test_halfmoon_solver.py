@@ -9,10 +9,9 @@ from test_halfmoon_search import small_layouts
 
 from halfmoon.dealcodes import deal_halfmoon
 from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.errors import SolverBug, UnsupportedError
 from halfmoon.solver.games.halfmoon.portfolio import (
     SOLVER_VERSION,
-    LineCheckError,
-    SolveError,
     SolveResult,
     hint,
     reverse_position,
@@ -99,7 +98,7 @@ def test_stored_results_can_be_rebuilt_positionally():
 
 
 def test_bad_method_and_limits_are_value_errors():
-    with pytest.raises(SolveError):
+    with pytest.raises(UnsupportedError):
         solve(deal(1), method="magic")
     with pytest.raises(ValueError):
         solve(deal(1), time_limit=-1)
@@ -107,9 +106,9 @@ def test_bad_method_and_limits_are_value_errors():
 
 def test_verify_line_rejects_lines_that_do_not_win():
     position = layout(["5C 6C"], "5D 6D")
-    with pytest.raises(LineCheckError):
+    with pytest.raises(SolverBug):
         verify_line(position, parse_line("R1+R2"))
-    with pytest.raises(LineCheckError):
+    with pytest.raises(SolverBug):
         verify_line(position, parse_line("1+R3"))  # R3 does not exist
     assert verify_line(position, parse_line("1+R1 1+R2"))
 

@@ -8,13 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from halfmoon.solver.core.solitaire import (
-    OracleLineError,
-    RefutedSet,
-    restart_budgets,
-    solve_solitaire,
-)
-from halfmoon.solver.core.verdicts import LimitError, Limits, Verdict
+from halfmoon.solver.core.solitaire import RefutedSet, restart_budgets, solve_solitaire
+from halfmoon.solver.core.verdicts import Limits, Verdict
+from halfmoon.solver.errors import LimitError, SolverBug
 
 
 class Stacks:
@@ -154,5 +150,5 @@ def test_oracle_refutations_are_used_and_continuations_end_the_search():
 
 
 def test_an_oracle_line_that_does_not_win_is_an_error():
-    with pytest.raises(OracleLineError):
+    with pytest.raises(SolverBug):
         solve_solitaire(Stacks(["ab", "ab", "ba", "ba", "c", "d"]), oracle=lambda prefix, level: [], oracle_after=1)

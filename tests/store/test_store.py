@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from halfmoon.solver.errors import StoreError
 from halfmoon.solver.store import (
     DB_ENV,
     ResultStore,
     StoredRating,
     StoredResult,
-    StoreError,
     default_db_path,
     open_store,
 )

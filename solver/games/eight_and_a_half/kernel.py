@@ -33,6 +33,7 @@ from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
 from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.errors import IllegalMoveError, LineError
 
 from .position import (
     BLIND,
@@ -46,8 +47,6 @@ from .position import (
     HAND_MOVES,
     OPEN,
     OPEN_MOVES,
-    EHIllegalMoveError,
-    EHLineError,
     Move,
     Position,
     Seat,
@@ -257,6 +256,10 @@ def decode(p: int) -> Position:
 # -- the game ----------------------------------------------------------------------------------
 
 
+def _illegal(move: object, reason: str) -> IllegalMoveError:
+    return IllegalMoveError(f"move {move}: {reason}", reason)
+
+
 class EightAndAHalf:
     """Eight and a half for the exact core (`solver.core.game.Game`) on packed int positions.
 
@@ -352,10 +355,10 @@ class EightAndAHalf:
         return [BLIND_MOVES[f] for f in range(FACES) if (blind >> (4 * f)) & 15]
 
     def apply(self, position: int, move: Move) -> int:
-        """The position after `move`; raises EHIllegalMoveError (saying why) if it is illegal."""
+        """The position after `move`; raises IllegalMoveError (saying why) if it is illegal."""
         p = position
         if (p >> WINNER_OFF) & 7:
-            raise EHIllegalMoveError(move, "the game is over")
+            raise _illegal(move, "the game is over")
         t = p & 7
         n = (p >> PLAYERS_OFF) & 7
         so = SEAT_OFFS[t]
@@ -367,50 +370,50 @@ class EightAndAHalf:
         try:
             kind, face, count = move
         except (TypeError, ValueError):
-            raise EHIllegalMoveError(move, "not a move of this game") from None
+            raise _illegal(move, "not a move of this game") from None
         seqpos = SEQ_OFF[n] + 4 * plen
         if kind == HAND:
             if not 1 <= count <= MAX_COUNT or not 0 <= face < FACES or (hand >> (4 * face)) & 15 < count:
                 held = (hand >> (4 * face)) & 15 if 0 <= face < FACES else 0
                 name = SYMBOLS[face % FACES]
-                raise EHIllegalMoveError(move, f"seat {t} has no {name} in hand" if not held
+                raise _illegal(move, f"seat {t} has no {name} in hand" if not held
                                          else f"seat {t} holds {held} card(s) {name} in hand, not {count}")
             r = _RESULT[(v2lh * FACES + face) * 16 + count]
             if r < 0:
-                raise EHIllegalMoveError(move, _why_not(v2lh & M5, face, count))
+                raise _illegal(move, _why_not(v2lh & M5, face, count))
             cards = count << (4 * face)
             return self._finish((p - (cards << so)) | (_REPEAT[face][count] << seqpos), t, n, r, count,
                                 pile + cards, plen + count)
         if kind == COMBO:
             if not (hand & (15 << 32) and hand & (15 << 40)):
-                raise EHIllegalMoveError(move, f"seat {t} needs an 8 and a ½ in hand")
+                raise _illegal(move, f"seat {t} needs an 8 and a ½ in hand")
             if not _COMBO_OK[v2lh & M5]:
-                raise EHIllegalMoveError(move, _why_not_combo(v2lh & M5))
+                raise _illegal(move, _why_not_combo(v2lh & M5))
             cards = HALF_BIT | EIGHT_BIT
             return self._finish((p - (cards << so)) | (_COMBO_SEQ << seqpos), t, n, 17, 2, pile + cards, plen + 2)
         if kind == OPEN or kind == BLIND:
             if not 0 <= face < FACES:
-                raise EHIllegalMoveError(move, "not a card of this game")
+                raise _illegal(move, "not a card of this game")
             if hand:
-                raise EHIllegalMoveError(move, f"seat {t} must play its hand cards before table cards")
+                raise _illegal(move, f"seat {t} must play its hand cards before table cards")
             off = OPEN_OFF if kind == OPEN else BLIND_OFF
             if kind == BLIND and (seat >> OPEN_OFF) & M48:
-                raise EHIllegalMoveError(move, f"seat {t} must play its open cards before blind cards")
+                raise _illegal(move, f"seat {t} must play its open cards before blind cards")
             if (seat >> (off + 4 * face)) & 15 == 0:
                 where = "open" if kind == OPEN else "blind"
-                raise EHIllegalMoveError(move, f"seat {t} has no {where} card {SYMBOLS[face]}")
+                raise _illegal(move, f"seat {t} has no {where} card {SYMBOLS[face]}")
             r = _RESULT[(v2lh * FACES + face) * 16 + 1]
             if r < 0:
                 if kind == OPEN:
-                    raise EHIllegalMoveError(move, _why_not(v2lh & M5, face, 1))
+                    raise _illegal(move, _why_not(v2lh & M5, face, 1))
                 return self._blind_fails(p, t, n, so, face, pile)
             cards = 1 << (4 * face)
             return self._finish((p - (cards << (so + off))) | ((face + 1) << seqpos), t, n, r, 0, pile + cards, plen + 1)
         if kind == EAT:
             if self.legal_moves(p) != [EAT_MOVE]:
-                raise EHIllegalMoveError(move, f"seat {t} can play, and eating is only for a player who cannot")
+                raise _illegal(move, f"seat {t} can play, and eating is only for a player who cannot")
             return self._eat(p, t, n, plen, pile, (t + 1) % n, 0)
-        raise EHIllegalMoveError(move, "unknown kind of move")
+        raise _illegal(move, "unknown kind of move")
 
     def successors(self, position: int) -> list[tuple[Move, int]]:
         """Every legal move with the position it leads to, in `legal_moves` order (the core's fast
@@ -533,14 +536,14 @@ class EightAndAHalf:
         return self.apply(position, parse_move(text))
 
     def replay(self, position: int, line: str | Sequence[Move]) -> int:
-        """Play a line of moves; an illegal move raises EHLineError naming its index."""
+        """Play a line of moves; an illegal move raises LineError naming its index."""
         moves = parse_line(line) if isinstance(line, str) else list(line)
         tokens = split_line(line) if isinstance(line, str) else [str(m) for m in moves]
         for index, (token, move) in enumerate(zip(tokens, moves), start=1):
             try:
                 position = self.apply(position, move)
-            except EHIllegalMoveError as error:
-                raise EHLineError(index, token, error.reason) from None
+            except IllegalMoveError as error:
+                raise LineError(index, token, error.reason) from None
         return position
 
     def offender(self, position: int) -> int | None:

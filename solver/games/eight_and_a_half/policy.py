@@ -8,9 +8,10 @@ docs/rules/eight_and_a_half.md ("Playing forward to the endgame").
 from __future__ import annotations
 
 from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import PositionError
 
 from .kernel import GAME, EightAndAHalf
-from .position import BLIND, COMBO, EAT, EHPositionError, Move
+from .position import BLIND, COMBO, EAT, Move
 from .rules import DEMON, HALF
 
 SALT = 0x4548_454E_4447_414D  # "EHENDGAM": keeps this policy's stream apart from other games'
@@ -52,7 +53,7 @@ def play_until_endgame(
     moves: list[Move] = []
     while not game.banks_empty(position) and game.terminal(position) is None:
         if len(moves) >= max_moves:
-            raise EHPositionError(f"the policy did not empty the banks within {max_moves} moves")
+            raise PositionError(f"the policy did not empty the banks within {max_moves} moves")
         move = policy_move(game, position, rng)
         position = game.apply(position, move)
         moves.append(move)

@@ -34,40 +34,18 @@ from halfmoon.dealcodes.eight_and_a_half import (
     parse_eh_card,
     parse_eh_cards,
 )
-from halfmoon.solver.core.game import GameError, IllegalMoveError
+from halfmoon.solver.errors import (
+    IllegalMoveError,
+    LineError,
+    MoveError,
+    PositionError,
+)
 
 from .rules import NONE, format_value, is_offence, pile_state
 
 GAME_NAME = "eight-and-a-half"
 HAND_SIZE = 3
 MAX_BANK = 63  # cards a bank may hold (the packed form keeps 64 four-bit slots)
-
-
-class EHPositionError(GameError):
-    """A position (text or JSON) that does not describe an Eight-and-a-half table."""
-
-
-class EHMoveError(GameError):
-    """A move that cannot be read."""
-
-
-class EHIllegalMoveError(IllegalMoveError):
-    """A move that cannot be played in this position; `reason` says why."""
-
-    def __init__(self, move: object, reason: str) -> None:
-        super().__init__(f"move {move}: {reason}")
-        self.move = move
-        self.reason = reason
-
-
-class EHLineError(EHMoveError):
-    """A move of a line could not be read or played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
-        self.token = token
-        self.reason = reason
 
 
 # -- moves -------------------------------------------------------------------------------------
@@ -139,10 +117,10 @@ def hand_move(face: int | EHCard, count: int = 1) -> Move:
 def parse_move(text: str) -> Move:
     """Read one move in the notation above (any case; ``½`` for ``H``)."""
     if not isinstance(text, str):
-        raise EHMoveError(f"move {text!r}: expected text such as '7', '77', '8+H', 'o7', 'b7' or 'eat'")
+        raise MoveError(f"move {text!r}: expected text such as '7', '77', '8+H', 'o7', 'b7' or 'eat'")
     token = "".join(text.split()).upper()
     if not token:
-        raise EHMoveError("empty move: expected e.g. '7', '77', '8+H', 'o7', 'b7' or 'eat'")
+        raise MoveError("empty move: expected e.g. '7', '77', '8+H', 'o7', 'b7' or 'eat'")
     if token in ("EAT", "X", "TAKE"):
         return EAT_MOVE
     if token in _COMBO_SPELLINGS:
@@ -150,22 +128,22 @@ def parse_move(text: str) -> Move:
     try:
         if token[0] in "OB" and len(token) >= 2:
             if len(token) != 2 and token[1:] not in ("½", "1/2"):
-                raise EHMoveError(
+                raise MoveError(
                     f"move {text.strip()!r}: a table move plays one card, e.g. 'o7' or 'b7'"
                 )
             face = parse_eh_card(token[1:])
             return (OPEN_MOVES if token[0] == "O" else BLIND_MOVES)[face]
         faces = parse_eh_cards(token)
     except EHCardError as error:
-        raise EHMoveError(f"move {text.strip()!r}: {error}") from None
+        raise MoveError(f"move {text.strip()!r}: {error}") from None
     if not faces:
-        raise EHMoveError(f"move {text.strip()!r}: expected cards such as '7' or '77'")
+        raise MoveError(f"move {text.strip()!r}: expected cards such as '7' or '77'")
     if len(set(faces)) != 1:
-        raise EHMoveError(
+        raise MoveError(
             f"move {text.strip()!r}: cards played together must be identical (or the pair 8+H)"
         )
     if len(faces) > COPIES[faces[0]]:
-        raise EHMoveError(f"move {text.strip()!r}: there are only {COPIES[faces[0]]} cards {faces[0]}")
+        raise MoveError(f"move {text.strip()!r}: there are only {COPIES[faces[0]]} cards {faces[0]}")
     return HAND_MOVES[faces[0]][len(faces)]
 
 
@@ -180,8 +158,8 @@ def parse_line(text: str) -> list[Move]:
     for index, token in enumerate(split_line(text), start=1):
         try:
             moves.append(parse_move(token))
-        except EHMoveError as error:
-            raise EHLineError(index, token, str(error)) from None
+        except MoveError as error:
+            raise LineError(index, token, str(error)) from None
     return moves
 
 
@@ -218,7 +196,7 @@ class Seat:
         object.__setattr__(self, "blind", _sorted_cards(self.blind))
         object.__setattr__(self, "bank", tuple(_card(c) for c in self.bank))
         if isinstance(self.eaten, bool) or not isinstance(self.eaten, int) or not 0 <= self.eaten <= DECK_SIZE:
-            raise EHPositionError(f"eaten {self.eaten!r}: expected a whole number 0-{DECK_SIZE}")
+            raise PositionError(f"eaten {self.eaten!r}: expected a whole number 0-{DECK_SIZE}")
         # Reaching the table is a fact of the cards: bank and hand empty means the player is there.
         object.__setattr__(self, "table", bool(self.table) or (not self.bank and not self.hand))
 
@@ -269,32 +247,32 @@ class Position:
         object.__setattr__(self, "pile", tuple(_card(c) for c in self.pile))
         players = len(self.seats)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise EHPositionError(f"position has {players} seats: Eight and a half is for 2-5 players")
+            raise PositionError(f"position has {players} seats: Eight and a half is for 2-5 players")
         if isinstance(self.to_move, bool) or not isinstance(self.to_move, int) or not 0 <= self.to_move < players:
-            raise EHPositionError(f"to_move {self.to_move!r}: expected a seat 0-{players - 1}")
+            raise PositionError(f"to_move {self.to_move!r}: expected a seat 0-{players - 1}")
         counts: Counter[EHCard] = Counter(self.pile)
         for number, seat in enumerate(self.seats):
             if not isinstance(seat, Seat):
-                raise EHPositionError(f"seat {number}: expected a Seat, got {type(seat).__name__}")
+                raise PositionError(f"seat {number}: expected a Seat, got {type(seat).__name__}")
             counts.update(seat.all_cards())
             if seat.bank and len(seat.hand) != HAND_SIZE:
-                raise EHPositionError(
+                raise PositionError(
                     f"seat {number}: holds {len(seat.hand)} hand cards with cards left in the bank;"
                     f" the hand is always refilled to {HAND_SIZE} while the bank lasts"
                 )
             if len(seat.bank) > MAX_BANK:
-                raise EHPositionError(f"seat {number}: bank of {len(seat.bank)} cards, at most {MAX_BANK}")
+                raise PositionError(f"seat {number}: bank of {len(seat.bank)} cards, at most {MAX_BANK}")
         for face, count in counts.items():
             if count > COPIES[face]:
-                raise EHPositionError(
+                raise PositionError(
                     f"position holds {count} cards {face}: the deck has only {COPIES[face]}"
                 )
         total = sum(counts.values()) + sum(seat.eaten for seat in self.seats)
         if total > DECK_SIZE:
-            raise EHPositionError(f"position holds {total} cards counting eaten ones: the deck has {DECK_SIZE}")
+            raise PositionError(f"position holds {total} cards counting eaten ones: the deck has {DECK_SIZE}")
         out = [n for n, seat in enumerate(self.seats) if seat.is_out]
         if len(out) > 1:
-            raise EHPositionError(f"seats {out} are all out of cards: the game ends when the first goes out")
+            raise PositionError(f"seats {out} are all out of cards: the game ends when the first goes out")
 
     # -- reading the table -------------------------------------------------------------------
 
@@ -349,7 +327,7 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Read the text form (see the module docstring)."""
         if not isinstance(text, str) or text.count("|") != 2:
-            raise EHPositionError("position text: expected 'seat ; seat … | pile | seat to move' with two '|'")
+            raise PositionError("position text: expected 'seat ; seat … | pile | seat to move' with two '|'")
         seats_text, pile_text, turn_text = text.split("|")
         seats = []
         for number, chunk in enumerate(seats_text.split(";")):
@@ -357,9 +335,9 @@ class Position:
         try:
             pile = parse_eh_cards(pile_text)
         except EHCardError as error:
-            raise EHPositionError(f"position text, pile: {error}") from None
+            raise PositionError(f"position text, pile: {error}") from None
         if not turn_text.strip().isdigit():
-            raise EHPositionError(f"position text: seat to move {turn_text.strip()!r} is not a seat number")
+            raise PositionError(f"position text: seat to move {turn_text.strip()!r} is not a seat number")
         return cls(tuple(seats), pile, int(turn_text.strip()))
 
     def to_json(self) -> dict[str, Any]:
@@ -375,17 +353,17 @@ class Position:
     def from_json(cls, data: Any) -> Position:
         """Read the JSON shape of `to_json`; errors name the field that is wrong."""
         if not isinstance(data, dict):
-            raise EHPositionError("position JSON: expected an object with 'seats', 'pile' and 'to_move'")
+            raise PositionError("position JSON: expected an object with 'seats', 'pile' and 'to_move'")
         unknown = set(data) - {"game", "players", "to_move", "pile", "seats"}
         if unknown:
-            raise EHPositionError(f"position JSON: unknown field(s) {', '.join(sorted(unknown))}")
+            raise PositionError(f"position JSON: unknown field(s) {', '.join(sorted(unknown))}")
         if data.get("game", GAME_NAME) != GAME_NAME:
-            raise EHPositionError(f"position JSON: game {data['game']!r}, expected {GAME_NAME!r}")
+            raise PositionError(f"position JSON: game {data['game']!r}, expected {GAME_NAME!r}")
         seats_data = data.get("seats")
         if not isinstance(seats_data, list):
-            raise EHPositionError("position JSON: 'seats' must be a list of seat objects")
+            raise PositionError("position JSON: 'seats' must be a list of seat objects")
         if "players" in data and data["players"] != len(seats_data):
-            raise EHPositionError(f"position JSON: 'players' is {data['players']!r} but {len(seats_data)} seats are given")
+            raise PositionError(f"position JSON: 'players' is {data['players']!r} but {len(seats_data)} seats are given")
         seats = tuple(_seat_from_json(seat, n) for n, seat in enumerate(seats_data))
         pile = _cards_from_json(data.get("pile", []), "pile")
         return cls(seats, pile, data.get("to_move", 0))
@@ -394,16 +372,16 @@ class Position:
 def _parse_seat(chunk: str, number: int) -> Seat:
     match = _SEAT_RE.match(chunk)
     if not match:
-        raise EHPositionError(f"position text, seat {number}: {chunk!r} is not 'hand/open/blind/bank[#eaten][*]'")
+        raise PositionError(f"position text, seat {number}: {chunk!r} is not 'hand/open/blind/bank[#eaten][*]'")
     parts = match.group("cards").split("/")
     if not 3 <= len(parts) <= 4:
-        raise EHPositionError(
+        raise PositionError(
             f"position text, seat {number}: {chunk!r} has {len(parts)} parts, expected hand/open/blind[/bank]"
         )
     try:
         cards = [parse_eh_cards(part) for part in parts]
     except EHCardError as error:
-        raise EHPositionError(f"position text, seat {number}: {error}") from None
+        raise PositionError(f"position text, seat {number}: {error}") from None
     bank = cards[3] if len(cards) == 4 else ()
     eaten = int(match.group("eaten")) if match.group("eaten") else 0
     return Seat(cards[0], cards[1], cards[2], bank, eaten, bool(match.group("table")))
@@ -414,9 +392,9 @@ def _cards_from_json(value: Any, where: str) -> tuple[EHCard, ...]:
         try:
             return parse_eh_cards(value)
         except EHCardError as error:
-            raise EHPositionError(f"position JSON, {where}: {error}") from None
+            raise PositionError(f"position JSON, {where}: {error}") from None
     if not isinstance(value, list):
-        raise EHPositionError(f"position JSON, {where}: expected a list of cards such as [\"7\", \"H\", \"D\"]")
+        raise PositionError(f"position JSON, {where}: expected a list of cards such as [\"7\", \"H\", \"D\"]")
     cards = []
     for index, item in enumerate(value):
         if isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= 9:
@@ -424,28 +402,28 @@ def _cards_from_json(value: Any, where: str) -> tuple[EHCard, ...]:
         try:
             cards.append(parse_eh_card(item))
         except EHCardError as error:
-            raise EHPositionError(f"position JSON, {where}[{index}]: {error}") from None
+            raise PositionError(f"position JSON, {where}[{index}]: {error}") from None
     return tuple(cards)
 
 
 def _seat_from_json(data: Any, number: int) -> Seat:
     where = f"seats[{number}]"
     if not isinstance(data, dict):
-        raise EHPositionError(f"position JSON, {where}: expected an object with hand, open, blind, bank")
+        raise PositionError(f"position JSON, {where}: expected an object with hand, open, blind, bank")
     unknown = set(data) - {"hand", "open", "blind", "bank", "eaten", "table"}
     if unknown:
-        raise EHPositionError(f"position JSON, {where}: unknown field(s) {', '.join(sorted(unknown))}")
+        raise PositionError(f"position JSON, {where}: unknown field(s) {', '.join(sorted(unknown))}")
     parts = {name: _cards_from_json(data.get(name, []), f"{where}.{name}") for name in ("hand", "open", "blind", "bank")}
     eaten = data.get("eaten", 0)
     if isinstance(eaten, bool) or not isinstance(eaten, int):
-        raise EHPositionError(f"position JSON, {where}.eaten: expected a whole number, got {eaten!r}")
+        raise PositionError(f"position JSON, {where}.eaten: expected a whole number, got {eaten!r}")
     table = data.get("table", False)
     if not isinstance(table, bool):
-        raise EHPositionError(f"position JSON, {where}.table: expected true or false, got {table!r}")
+        raise PositionError(f"position JSON, {where}.table: expected true or false, got {table!r}")
     try:
         return Seat(parts["hand"], parts["open"], parts["blind"], parts["bank"], eaten, table)
-    except EHPositionError as error:
-        raise EHPositionError(f"position JSON, {where}: {error}") from None
+    except PositionError as error:
+        raise PositionError(f"position JSON, {where}: {error}") from None
 
 
 def first_player(seats: tuple[Seat, ...]) -> int:
@@ -491,10 +469,10 @@ __all__ = [
     "COMBO_MOVE",
     "EAT",
     "EAT_MOVE",
-    "EHIllegalMoveError",
-    "EHLineError",
-    "EHMoveError",
-    "EHPositionError",
+    "IllegalMoveError",
+    "LineError",
+    "MoveError",
+    "PositionError",
     "GAME_NAME",
     "HAND",
     "HAND_MOVES",

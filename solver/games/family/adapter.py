@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from halfmoon.dealcodes import DealCode
+from halfmoon.solver.errors import MoveError
 
 from .presets import preset_for_tag
-from .rules import FamilyMoveError, Game, Move, Position, parse_move, split_line
+from .rules import Game, Move, Position, parse_move, split_line
 from .search import FAMILY_SOLVER_VERSION, FamilyResult, solve_position
 
 #: Tags of the presets this package registers (Half Moon registers its dedicated solver).
@@ -36,7 +37,7 @@ def family_entry(tag: str) -> Any:
     def wins(position: Position, moves: Sequence[Move]) -> bool:
         try:
             return game.is_won(game.replay(position, list(moves)).position)
-        except FamilyMoveError:
+        except MoveError:
             return False
 
     def key(position: Position) -> Any:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from .schema import RuleFileError, RuleSet, rules_from_text
+from halfmoon.solver.errors import RuleFileError
 
-
-class UnknownPresetError(RuleFileError):
-    """A preset name or tag that names no shipped rule file."""
+from .schema import RuleSet, rules_from_text
 
 
 def preset_names() -> list[str]:
@@ -45,7 +43,7 @@ def _index() -> dict[str, str]:
 def _resolve(name: str) -> str:
     key = name.strip().lower()
     if key not in _index():
-        raise UnknownPresetError(f"unknown preset {name!r}: expected one of {', '.join(preset_names())} (or a tag: {preset_tags()})")
+        raise RuleFileError(f"unknown preset {name!r}: expected one of {', '.join(preset_names())} (or a tag: {preset_tags()})")
     return _index()[key]
 
 
@@ -59,4 +57,4 @@ def preset_for_tag(tag: str) -> RuleSet:
         rules = load_preset(stem)
         if rules.tag == tag.upper():
             return rules
-    raise UnknownPresetError(f"no preset for deal-code tag {tag!r}; presets have tags {preset_tags()}")
+    raise RuleFileError(f"no preset for deal-code tag {tag!r}; presets have tags {preset_tags()}")

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence, TypeV
 
 from halfmoon.dealcodes import Card, CardError, parse_card, shuffled
 from halfmoon.dealcodes.codes import check_number
+from halfmoon.solver.errors import LineError, MoveError, PositionError
 
 from .schema import (
     KIND_SET,
@@ -26,24 +27,6 @@ from .schema import (
 )
 
 H = TypeVar("H")
-
-
-class FamilyMoveError(ValueError):
-    """A move that cannot be read, or cannot be played in this position."""
-
-
-class FamilyLayoutError(ValueError):
-    """A layout (JSON or text) that does not describe a position of this game."""
-
-
-class FamilyLineError(FamilyMoveError):
-    """A move of a game line could not be played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
-        self.token = token
-        self.reason = reason
 
 
 class Place(NamedTuple):
@@ -62,7 +45,7 @@ _PLACE_RE = re.compile(r"^(R?)(\d+)$", re.IGNORECASE)
 def parse_place(text: str) -> Place:
     match = _PLACE_RE.match(text.strip())
     if not match or int(match.group(2)) < 1:
-        raise FamilyMoveError(f"unknown place {text.strip()!r}: expected a pile number such as 3 or a reserve slot such as R2")
+        raise MoveError(f"unknown place {text.strip()!r}: expected a pile number such as 3 or a reserve slot such as R2")
     return Place(bool(match.group(1)), int(match.group(2)) - 1)
 
 
@@ -76,10 +59,10 @@ class Move:
         ordered = tuple(sorted(self.places))
         object.__setattr__(self, "places", ordered)
         if len(ordered) < 2:
-            raise FamilyMoveError(f"move {self}: a removal takes at least 2 cards")
+            raise MoveError(f"move {self}: a removal takes at least 2 cards")
         if len(set(ordered)) != len(ordered):
             twice = next(p for p in ordered if ordered.count(p) > 1)
-            raise FamilyMoveError(f"move {self}: place {twice} is used twice")
+            raise MoveError(f"move {self}: place {twice} is used twice")
 
     def __str__(self) -> str:
         return "+".join(map(str, self.places))
@@ -93,17 +76,17 @@ def parse_move(text: str) -> Move:
     """Read ``1+8``, ``8+5+3`` or ``R3+12``; order inside a move does not matter."""
     token = text.strip()
     if not token:
-        raise FamilyMoveError("empty move: expected places joined by '+', e.g. '1+8' or '8+5+3'")
+        raise MoveError("empty move: expected places joined by '+', e.g. '1+8' or '8+5+3'")
     places = []
     for part in token.split("+"):
         if not part.strip():
-            raise FamilyMoveError(f"move {token!r}: empty place between '+' signs")
+            raise MoveError(f"move {token!r}: empty place between '+' signs")
         places.append(parse_place(part))
     if len(places) < 2:
-        raise FamilyMoveError(f"move {token!r} names 1 place: a removal takes at least 2 cards")
+        raise MoveError(f"move {token!r} names 1 place: a removal takes at least 2 cards")
     if len(set(places)) != len(places):
         twice = next(str(p) for p in places if places.count(p) > 1)
-        raise FamilyMoveError(f"move {token!r}: place {twice} is used twice")
+        raise MoveError(f"move {token!r}: place {twice} is used twice")
     return Move(tuple(places))
 
 
@@ -222,7 +205,7 @@ class Position:
         """Read ``piles (bottom → top, '/' between, '-' empty) | reserve ('--' empty) | stock``."""
         parts = text.split("|")
         if len(parts) != 3:
-            raise FamilyLayoutError("position text: expected 'pile/pile/... | reserve | stock' with two '|' ('-' for none)")
+            raise PositionError("position text: expected 'pile/pile/... | reserve | stock' with two '|' ('-' for none)")
         pile_text, reserve_text, stock_text = (part.strip() for part in parts)
         piles = []
         for number, chunk in enumerate(pile_text.split("/"), start=1):
@@ -231,7 +214,7 @@ class Position:
                 piles.append(())
                 continue
             if not chunk or len(chunk) % 2:
-                raise FamilyLayoutError(f"pile {number}: {chunk!r} is not a run of two-character cards")
+                raise PositionError(f"pile {number}: {chunk!r} is not a run of two-character cards")
             piles.append(tuple(_card(chunk[i : i + 2], f"pile {number}") for i in range(0, len(chunk), 2)))
         reserve = () if reserve_text == "-" else tuple(
             None if token == "--" else _card(token, f"reserve slot R{slot}")
@@ -254,25 +237,25 @@ class Position:
         Extra keys such as ``code`` are ignored, so `deal --json` output is a layout file.
         """
         if not isinstance(data, Mapping):
-            raise FamilyLayoutError("layout: expected a JSON object with 'piles' (or 'grid'), 'reserve' and 'stock'")
+            raise PositionError("layout: expected a JSON object with 'piles' (or 'grid'), 'reserve' and 'stock'")
         if "grid" in data and "piles" not in data:
             grid = data["grid"]
             if not isinstance(grid, list):
-                raise FamilyLayoutError("layout: 'grid' must be a list of cards (place 1 first; null for an empty place)")
+                raise PositionError("layout: 'grid' must be a list of cards (place 1 first; null for an empty place)")
             piles = tuple(() if c is None else (_card(c, f"grid[{i}]"),) for i, c in enumerate(grid))
         else:
             if "piles" not in data:
-                raise FamilyLayoutError("layout: missing key 'piles' (or 'grid')")
+                raise PositionError("layout: missing key 'piles' (or 'grid')")
             raw = data["piles"]
             if not isinstance(raw, list) or not all(isinstance(p, list) for p in raw):
-                raise FamilyLayoutError("layout: 'piles' must be a list of lists of cards (bottom → top)")
+                raise PositionError("layout: 'piles' must be a list of lists of cards (bottom → top)")
             piles = tuple(tuple(_card(c, f"piles[{i}][{j}]") for j, c in enumerate(p)) for i, p in enumerate(raw))
         reserve_raw = data.get("reserve", [])
         if not isinstance(reserve_raw, list):
-            raise FamilyLayoutError("layout: 'reserve' must be a list of cards or nulls")
+            raise PositionError("layout: 'reserve' must be a list of cards or nulls")
         stock_raw = data.get("stock", [])
         if not isinstance(stock_raw, list):
-            raise FamilyLayoutError("layout: 'stock' must be a list of cards, the next card to deal first")
+            raise PositionError("layout: 'stock' must be a list of cards, the next card to deal first")
         reserve = tuple(None if c is None else _card(c, f"reserve[{i}]") for i, c in enumerate(reserve_raw))
         stock = tuple(_card(c, f"stock[{i}]") for i, c in enumerate(stock_raw))
         return cls(piles, reserve, stock)
@@ -280,11 +263,11 @@ class Position:
 
 def _card(value: Any, where: str) -> Card:
     if not isinstance(value, str):
-        raise FamilyLayoutError(f"{where}: expected a card such as '5S', got {value!r}")
+        raise PositionError(f"{where}: expected a card such as '5S', got {value!r}")
     try:
         return parse_card(value)
     except CardError as error:
-        raise FamilyLayoutError(f"{where}: {error}") from None
+        raise PositionError(f"{where}: {error}") from None
 
 
 # -- the game: rules applied to positions -----------------------------------------------------
@@ -330,23 +313,23 @@ class Game:
         return Position(tuple(piles), reserve, tuple(cards[at + self.rules.reserve :]))
 
     def check_layout(self, position: Position) -> Position:
-        """Raise FamilyLayoutError unless `position` fits this game (places, and cards of its deck)."""
+        """Raise PositionError unless `position` fits this game (places, and cards of its deck)."""
         r = self.rules
         if len(position.piles) != r.piles:
-            raise FamilyLayoutError(f"layout: {len(position.piles)} piles, but {r.name} has {r.piles}")
+            raise PositionError(f"layout: {len(position.piles)} piles, but {r.name} has {r.piles}")
         if len(position.reserve) != r.reserve:
-            raise FamilyLayoutError(f"layout: {len(position.reserve)} reserve slots, but {r.name} has {r.reserve}")
+            raise PositionError(f"layout: {len(position.reserve)} reserve slots, but {r.name} has {r.reserve}")
         counts: dict[Card, int] = {}
         for card in position.all_cards():
             if card.rank not in r.ranks or card.suit not in r.suits:
-                raise FamilyLayoutError(f"layout: {card} is not in the {r.name} deck")
+                raise PositionError(f"layout: {card} is not in the {r.name} deck")
             counts[card] = counts.get(card, 0) + 1
             if counts[card] > r.copies:
-                raise FamilyLayoutError(f"layout: {card} appears {counts[card]} times, but the deck has {r.copies}")
+                raise PositionError(f"layout: {card} appears {counts[card]} times, but the deck has {r.copies}")
         if position.stock and r.refill != REFILL_EMPTY_PILES:
-            raise FamilyLayoutError(f"layout: {len(position.stock)} stock cards, but {r.name} has no stock")
+            raise PositionError(f"layout: {len(position.stock)} stock cards, but {r.name} has no stock")
         if position.stock and any(not pile for pile in position.piles):
-            raise FamilyLayoutError("layout: a pile is empty while the stock still has cards (it would have been refilled)")
+            raise PositionError("layout: a pile is empty while the stock still has cards (it would have been refilled)")
         return position
 
     def layout_from_json(self, data: Any) -> Position:
@@ -379,7 +362,7 @@ class Game:
         """The position after `move`, with the stock refilling empty piles; MoveError if illegal."""
         reason = self.why_illegal(position, move)
         if reason is not None:
-            raise FamilyMoveError(f"move {move}: {reason}")
+            raise MoveError(f"move {move}: {reason}")
         piles = list(position.piles)
         reserve = list(position.reserve)
         for place in move.places:
@@ -408,7 +391,7 @@ class Game:
         return "won" if self.is_won(position) else "dead" if self.is_dead(position) else "open"
 
     def replay(self, start: Position, line: str | Iterable[str | Move]) -> Replay:
-        """Play a line; the first move that cannot be read or played raises FamilyLineError."""
+        """Play a line; the first move that cannot be read or played raises LineError."""
         tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
         position = start
         played = []
@@ -416,8 +399,8 @@ class Game:
             try:
                 move = token if isinstance(token, Move) else parse_move(token)
                 position = self.apply(position, move)
-            except FamilyMoveError as error:
-                raise FamilyLineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
+            except MoveError as error:
+                raise LineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
             played.append(move)
         return Replay(start, tuple(played), position)
 
@@ -438,9 +421,9 @@ def card_names(cards: Iterable[Card]) -> str:
 
 
 __all__ = [
-    "FamilyLayoutError",
-    "FamilyLineError",
-    "FamilyMoveError",
+    "PositionError",
+    "LineError",
+    "MoveError",
     "Game",
     "Move",
     "Place",

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from halfmoon.dealcodes.cards import RANKS, SUITS
+from halfmoon.solver.errors import RuleFileError
 
 SCHEMA_ID = "halfmoon-rules/1"
 REFILL_NONE = "none"
@@ -31,10 +32,6 @@ KIND_SUM, KIND_SET, KIND_SAME_RANK = "sum", "set", "same-rank"
 KINDS = (KIND_SUM, KIND_SET, KIND_SAME_RANK)
 MAX_COPIES = 8
 MAX_SUM_CARDS = 4
-
-
-class RuleFileError(ValueError):
-    """A rule file that cannot be read or does not describe a playable game; names the key."""
 
 
 def rank_text(ranks: tuple[int, ...]) -> str:

@@ -18,16 +18,13 @@ from typing import Any
 
 from halfmoon.solver.core.solitaire import restart_budgets, solve_solitaire
 from halfmoon.solver.core.verdicts import Limits, Verdict
+from halfmoon.solver.errors import SolverBug, UnsupportedError
 
 from .kernel import FamilyState
 from .rules import Game, Move, Position
 from .schema import RuleSet
 
 FAMILY_SOLVER_VERSION = "family-1"
-
-
-class LineReplayError(AssertionError):
-    """The search produced a line the rules reject: a bug, never an answer."""
 
 
 @dataclass(frozen=True)
@@ -63,10 +60,6 @@ class FamilyResult:
         return data
 
 
-class FamilyMethodError(ValueError):
-    """A solving method that does not apply to the family's games."""
-
-
 METHODS = ("auto", "search")
 
 
@@ -83,7 +76,7 @@ def solve_position(
     `method` is ``auto`` or ``search`` (the same thing here: search decides every preset).
     """
     if method not in METHODS:
-        raise FamilyMethodError(
+        raise UnsupportedError(
             f"method {method!r} does not apply to {rules.name}: the family solver uses search "
             f"(expected one of {', '.join(METHODS)}); CP-SAT is the Half Moon solver's (halfmoon solve --method cpsat)"
         )
@@ -103,7 +96,7 @@ def solve_position(
             cards.append("+".join(str(current.card_at(p)) for p in move.places))
             current = game.apply(current, move)
         if not game.is_won(current):
-            raise LineReplayError(f"{rules.name}: the winning line does not win when replayed: {' '.join(map(str, line))}")
+            raise SolverBug(f"{rules.name}: the winning line does not win when replayed: {' '.join(map(str, line))}")
         cards = tuple(cards)
     stats = dict(result.stats) | {"safe_nodes": state.nodes_safe}
     return FamilyResult(

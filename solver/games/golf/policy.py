@@ -6,17 +6,9 @@ from typing import Sequence
 
 from halfmoon.dealcodes.golf import HAND_SIZE
 from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import InputError, MoveError
 
-from .rules import (
-    _RANKS,
-    _VALUES,
-    FULL_HAND,
-    GolfError,
-    Move,
-    MoveError,
-    Position,
-    hand_score,
-)
+from .rules import _RANKS, _VALUES, FULL_HAND, Move, Position, hand_score
 
 # -- the fixed seeded policy (plays a round forward to an endgame) ---------------------------------
 
@@ -86,7 +78,7 @@ def play_forward(position: Position, stock_left: int, seed: int) -> tuple[Positi
     """Play the policy (SplitMix64 seeded with `seed`) until the stock holds at most `stock_left`
     cards or the round ends. Deterministic: the same inputs give the same line forever."""
     if stock_left < 0:
-        raise GolfError(f"stock cards left {stock_left}: expected 0 or more")
+        raise InputError(f"stock cards left {stock_left}: expected 0 or more")
     rng = SplitMix64(seed)
     played: list[Move] = []
     while position.ended() is None and (position.in_setup or len(position.stock) > stock_left):

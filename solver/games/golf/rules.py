@@ -26,6 +26,7 @@ from halfmoon.dealcodes.golf import (
     GolfDeal,
     golf_deal_from_code,
 )
+from halfmoon.solver.errors import InputError, LineError, MoveError, PositionError
 
 FULL_HAND = (1 << HAND_SIZE) - 1
 NO_SEAT = -1
@@ -34,28 +35,6 @@ MATCH_ROUNDS = 9
 ENDED_LAST_TURNS = "last turns played"
 ENDED_STOCK = "stock exhausted"
 ENDED_REPETITION = "repeated position"
-
-
-class GolfError(ValueError):
-    """Base of this module's errors."""
-
-
-class MoveError(GolfError):
-    """A move that cannot be read or cannot be played in this position."""
-
-
-class PositionError(GolfError):
-    """A position (JSON) that does not describe a Golf round."""
-
-
-class IllegalLineError(MoveError):
-    """A move of a game line could not be played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
-        self.token = token
-        self.reason = reason
 
 
 # -- cards as ints ------------------------------------------------------------------------------
@@ -534,7 +513,7 @@ def _json_cards(value: Any, where: str) -> tuple[int, ...]:
 
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> tuple[Position, tuple[Move, ...]]:
-    """Play a line; the first move that cannot be read or played raises IllegalLineError."""
+    """Play a line; the first move that cannot be read or played raises LineError."""
     tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
     position = start
     played: list[Move] = []
@@ -543,7 +522,7 @@ def replay(start: Position, line: str | Iterable[str | Move]) -> tuple[Position,
             move = token if isinstance(token, Move) else parse_move(token)
             position = position.apply(move)
         except MoveError as error:
-            raise IllegalLineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
+            raise LineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
         played.append(move)
     return position, tuple(played)
 
@@ -562,15 +541,15 @@ class Match:
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise GolfError(f"match: {self.players} players, expected {MIN_PLAYERS}-{MAX_PLAYERS}")
+            raise InputError(f"match: {self.players} players, expected {MIN_PLAYERS}-{MAX_PLAYERS}")
         if self.rounds not in (1, MATCH_ROUNDS):
-            raise GolfError(f"match: {self.rounds} rounds, expected {MATCH_ROUNDS} (or 1, the house variant)")
+            raise InputError(f"match: {self.rounds} rounds, expected {MATCH_ROUNDS} (or 1, the house variant)")
 
     def add(self, scores: Sequence[int]) -> Match:
         if self.over:
-            raise GolfError(f"match: all {self.rounds} rounds are already played")
+            raise InputError(f"match: all {self.rounds} rounds are already played")
         if len(scores) != self.players:
-            raise GolfError(f"match round {len(self.played) + 1}: {len(scores)} scores for {self.players} players")
+            raise InputError(f"match round {len(self.played) + 1}: {len(scores)} scores for {self.players} players")
         return Match(self.players, self.rounds, self.played + (tuple(scores),))
 
     @property
@@ -589,6 +568,6 @@ class Match:
     @property
     def winners(self) -> tuple[int, ...]:
         if not self.over:
-            raise GolfError(f"match: {len(self.played)} of {self.rounds} rounds played, no winner yet")
+            raise InputError(f"match: {len(self.played)} of {self.rounds} rounds played, no winner yet")
         best = min(self.totals)
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Iterator
 
 from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
+from halfmoon.solver.errors import SolverBug, UnsupportedError
 from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
 from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
 from halfmoon.solver.games.halfmoon.search import (
@@ -48,14 +49,6 @@ class _Default:
 
 
 DEFAULT: Any = _Default()
-
-
-class SolveError(ValueError):
-    """A bad argument to `solve` or `hint` (unknown method, bad limit)."""
-
-
-class LineCheckError(AssertionError):
-    """A solver produced a line that does not win when replayed: a bug, never shown as a win."""
 
 
 @dataclass(frozen=True)
@@ -140,19 +133,19 @@ def _steps(method: str) -> Iterable[tuple[str, float]]:
 
 def _check_method(method: str) -> str:
     if method not in METHODS:
-        raise SolveError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+        raise UnsupportedError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
     return method
 
 
 def verify_line(position: Position, moves: Iterable[Move]) -> tuple[Move, ...]:
-    """Replay `moves` through the rules; raise LineCheckError unless they win."""
+    """Replay `moves` through the rules; raise SolverBug unless they win."""
     line = tuple(moves)
     try:
         end = replay(position, list(line)).position
     except ValueError as error:
-        raise LineCheckError(f"solver line does not replay: {error}") from None
+        raise SolverBug(f"solver line does not replay: {error}") from None
     if not end.is_won:
-        raise LineCheckError(f"solver line leaves {end.cards_left} cards")
+        raise SolverBug(f"solver line leaves {end.cards_left} cards")
     return line
 
 

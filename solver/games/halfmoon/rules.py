@@ -16,28 +16,11 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from halfmoon.dealcodes import Card, CardError, HalfMoonDeal, deal_from_code, parse_card
 from halfmoon.dealcodes.cards import JACK, KING, QUEEN
+from halfmoon.solver.errors import LineError, MoveError, PositionError
 
 PAIR_POINTS = 10
 TRIPLE_POINTS = 15
 FACE_RANKS = (JACK, QUEEN, KING)
-
-
-class MoveError(ValueError):
-    """A move that cannot be read or cannot be played in this position."""
-
-
-class LayoutError(ValueError):
-    """A layout (JSON or text) that does not describe a position."""
-
-
-class IllegalLineError(MoveError):
-    """A move of a game line could not be played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
-        self.token = token
-        self.reason = reason
 
 
 class Place(NamedTuple):
@@ -119,7 +102,7 @@ def parse_line(text: str) -> list[Move]:
         try:
             moves.append(parse_move(token))
         except MoveError as error:
-            raise IllegalLineError(index, token, str(error)) from None
+            raise LineError(index, token, str(error)) from None
     return moves
 
 
@@ -242,7 +225,7 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Read the text form: piles bottom → top joined by ``/`` (``-`` empty), ``|``, reserve."""
         if text.count("|") != 1:
-            raise LayoutError("position text: expected 'pile/pile/... | reserve slots' with one '|'")
+            raise PositionError("position text: expected 'pile/pile/... | reserve slots' with one '|'")
         pile_text, reserve_text = text.split("|")
         piles = []
         for number, chunk in enumerate(pile_text.strip().split("/"), start=1):
@@ -251,7 +234,7 @@ class Position:
                 piles.append(())
                 continue
             if len(chunk) % 2:
-                raise LayoutError(f"pile {number}: {chunk!r} is not a run of two-character cards")
+                raise PositionError(f"pile {number}: {chunk!r} is not a run of two-character cards")
             piles.append(tuple(_layout_card(chunk[i : i + 2], f"pile {number}") for i in range(0, len(chunk), 2)))
         reserve = [
             None if token == "--" else _layout_card(token, f"reserve slot R{slot}")
@@ -270,14 +253,14 @@ class Position:
     def from_json(cls, data: Any) -> Position:
         """Read the ``deal --json`` shape (extra keys such as ``code`` are ignored)."""
         if not isinstance(data, Mapping):
-            raise LayoutError("layout: expected a JSON object with 'piles' and 'reserve'")
+            raise PositionError("layout: expected a JSON object with 'piles' and 'reserve'")
         for key in ("piles", "reserve"):
             if key not in data:
-                raise LayoutError(f"layout: missing key {key!r}")
+                raise PositionError(f"layout: missing key {key!r}")
         if not isinstance(data["piles"], list) or not all(isinstance(p, list) for p in data["piles"]):
-            raise LayoutError("layout: 'piles' must be a list of lists of cards (bottom → top)")
+            raise PositionError("layout: 'piles' must be a list of lists of cards (bottom → top)")
         if not isinstance(data["reserve"], list):
-            raise LayoutError("layout: 'reserve' must be a list of cards or nulls")
+            raise PositionError("layout: 'reserve' must be a list of cards or nulls")
         piles = tuple(
             tuple(_layout_card(card, f"piles[{i}][{j}]") for j, card in enumerate(pile))
             for i, pile in enumerate(data["piles"])
@@ -290,11 +273,11 @@ class Position:
 
 def _layout_card(value: Any, where: str) -> Card:
     if not isinstance(value, str):
-        raise LayoutError(f"{where}: expected a card such as '5S', got {value!r}")
+        raise PositionError(f"{where}: expected a card such as '5S', got {value!r}")
     try:
         return parse_card(value)
     except CardError as error:
-        raise LayoutError(f"{where}: {error}") from None
+        raise PositionError(f"{where}: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -311,7 +294,7 @@ class Replay:
 
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
-    """Play a game line; the first move that cannot be read or played raises IllegalLineError."""
+    """Play a game line; the first move that cannot be read or played raises LineError."""
     tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
     position = start
     played = []
@@ -322,7 +305,7 @@ def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
         except MoveError as error:
             message = str(error)
             prefix = f"move {token}: "
-            raise IllegalLineError(index, str(token), message.removeprefix(prefix)) from None
+            raise LineError(index, str(token), message.removeprefix(prefix)) from None
         played.append(move)
     return Replay(start, tuple(played), position)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from halfmoon.dealcodes.cards import JACK, KING, QUEEN, Card
+from halfmoon.solver.errors import PositionError
 from halfmoon.solver.games.halfmoon.rules import Move, Place, Position
 
 #: Rank class of each rank: A/T=1, 2/9=2, 3/8=3, 4/7=4, 5/6=5, J/Q/K=0 (index 0 unused).
@@ -64,10 +65,6 @@ def search_budgets(dive: int = 150, first: int = 2000, factor: float = 3.0) -> I
         budget *= factor
 
 
-class SearchInputError(ValueError):
-    """A position the search cannot take (e.g. a card rank outside A..K)."""
-
-
 def _bits(n: int) -> int:
     return max(1, int(n).bit_length())
 
@@ -93,7 +90,7 @@ class HalfMoonSearch:
         piles = [tuple(card.rank for card in pile) for pile in position.piles]
         for card in position.all_cards():
             if not 1 <= card.rank <= 13:
-                raise SearchInputError(f"card rank {card.rank} outside A..K")
+                raise PositionError(f"card rank {card.rank} outside A..K")
         self.ranks: list[tuple[int, ...]] = piles
         self.npiles = len(piles)
         free = [0] * 14

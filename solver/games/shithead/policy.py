@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.errors import InputError
 
 from .rules import (
     ANYWHERE,
@@ -12,7 +13,6 @@ from .rules import (
     TWO,
     Move,
     Position,
-    ShitheadError,
     _apply,
     legal_moves,
     outcome,
@@ -45,7 +45,7 @@ def play_until_endgame(position: Position, seed: int, max_moves: int = 2000) -> 
     moves: list[Move] = []
     while position.stock and outcome(position) is None:
         if len(moves) >= max_moves:
-            raise ShitheadError(f"the policy did not empty the stock within {max_moves} moves")
+            raise InputError(f"the policy did not empty the stock within {max_moves} moves")
         move = policy_move(position, rng)
         position = _apply(position, move)
         moves.append(move)

@@ -20,36 +20,19 @@ from typing import Any, NamedTuple, Sequence
 from halfmoon.dealcodes import Card, CardError, parse_card, parse_code
 from halfmoon.dealcodes.cards import RANKS
 from halfmoon.dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead
-from halfmoon.solver.core.game import GameError, IllegalMoveError, Outcome
+from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.errors import (
+    IllegalMoveError,
+    InputError,
+    LineError,
+    MoveError,
+    PositionError,
+)
 
 TWO, THREE, SEVEN, EIGHT, TEN = 2, 3, 7, 8, 10
 HAND_SIZE = 3
 ANYWHERE = frozenset({TWO, THREE, TEN})  # may go on any card
 STRENGTH = {1: 14} | {r: r for r in range(2, 14)}  # A high; 2 and 3 never compared
-
-
-class ShitheadError(GameError):
-    """Base class for Shithead errors (a ValueError)."""
-
-
-class PositionError(ShitheadError):
-    """A position (JSON or built by hand) that breaks the rules' invariants; says which field."""
-
-
-class MoveError(ShitheadError):
-    """A move that cannot be read."""
-
-
-class IllegalShitheadMove(IllegalMoveError, ShitheadError):
-    """A move that cannot be played in this position."""
-
-
-class LineError(ShitheadError):
-    """A move of a line that could not be read or played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
 
 
 # -- moves -------------------------------------------------------------------------------------
@@ -326,12 +309,12 @@ def legal_moves(position: Position) -> list[Move]:
 
 
 def apply(position: Position, move: Move) -> Position:
-    """The table after `move` (pure). Raises IllegalShitheadMove if it is not legal here."""
+    """The table after `move` (pure). Raises IllegalMoveError if it is not legal here."""
     over = outcome(position)
     if over is not None:
-        raise IllegalShitheadMove(f"{move}: the game is over ({over.note})")
+        raise IllegalMoveError(f"{move}: the game is over ({over.note})")
     if move not in legal_moves(position):
-        raise IllegalShitheadMove(
+        raise IllegalMoveError(
             f"{move} is not legal for player {position.to_move} here: {_why_illegal(position, move)}"
         )
     return _apply(position, move)
@@ -430,7 +413,7 @@ def replay(position: Position, line: str | Sequence[str]) -> tuple[Position, lis
         try:
             move = parse_move(token)
             position = apply(position, move)
-        except ShitheadError as error:
+        except InputError as error:
             raise LineError(index, token, str(error)) from None
         moves.append(move)
     return position, moves

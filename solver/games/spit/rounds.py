@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from halfmoon.dealcodes import SplitMix64
+from halfmoon.solver.errors import InputError
 
 from .rules import (
     SEATS,
-    SpitError,
     SpitPosition,
     _apply,
     card_of,
@@ -23,10 +23,6 @@ from .rules import (
 )
 
 ROUND_SALT = 0x5350_524F_554E_4453  # "SPROUNDS": keeps the slap/shuffle stream apart from dealing
-
-
-class RoundNotOverError(SpitError):
-    """`next_round` was given a position whose round is still being played."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +69,7 @@ def next_round(position: SpitPosition, seed: int) -> RoundEnd:
     """
     result = terminal(position)
     if result is None:
-        raise RoundNotOverError("next round: this round is still being played (nobody has cleared or is stuck)")
+        raise InputError("next round: this round is still being played (nobody has cleared or is stuck)")
     rng = SplitMix64(seed ^ ROUND_SALT)
     in_play = [p for p in range(SEATS) if position.spit_piles[p]]
     cleared = [seat for seat in range(SEATS) if result.places[seat] < result.places[1 - seat]]

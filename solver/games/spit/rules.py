@@ -24,38 +24,19 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from halfmoon.dealcodes import Card, CardError, parse_card
 from halfmoon.dealcodes.spit import STOCK_PLACES, SpitDeal, deal_spit_from_code, lay_out
-from halfmoon.solver.core.game import GameError, IllegalMoveError, Outcome
+from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.errors import (
+    IllegalMoveError,
+    InputError,
+    LineError,
+    MoveError,
+    PositionError,
+)
 
 SEATS = 2
 PILE_NAMES = "AB"  # spit pile A is seat 0's (the first player's), B is seat 1's
 
 # -- errors ------------------------------------------------------------------------------------
-
-
-class SpitError(GameError):
-    """Base class of this module's errors (all are ValueErrors)."""
-
-
-class SpitMoveError(SpitError):
-    """A move that cannot be read (subclasses: one that cannot be played, a line that fails)."""
-
-
-class IllegalSpitMoveError(SpitMoveError, IllegalMoveError):
-    """A well-formed move that is not legal in the position (says why)."""
-
-
-class SpitPositionError(SpitError):
-    """A position (JSON or text) that does not describe a round of Spit; names where."""
-
-
-class IllegalLineError(SpitMoveError):
-    """A move of a line could not be read or played; carries its 1-based index."""
-
-    def __init__(self, index: int, token: str, reason: str) -> None:
-        super().__init__(f"move {index} ({token!r}): {reason}")
-        self.index = index
-        self.token = token
-        self.reason = reason
 
 
 # -- cards as small ints -------------------------------------------------------------------------
@@ -124,7 +105,7 @@ def parse_move(text: str) -> SpitMove:
         return PASS_MOVE
     match = _MOVE_RE.match(token)
     if not match:
-        raise SpitMoveError(
+        raise MoveError(
             f"move {token!r}: expected 'P>A' or 'P>B' (play the card of stock place P = 1-5 onto spit pile A or B), "
             f"'P>Q' (move it into the empty place Q) or 'pass'"
         )
@@ -132,7 +113,7 @@ def parse_move(text: str) -> SpitMove:
     if target in PILE_NAMES:
         return PLAYS[source][PILE_NAMES.index(target)]
     if int(target) - 1 == source:
-        raise SpitMoveError(f"move {token!r}: a card cannot move to the place it is in")
+        raise MoveError(f"move {token!r}: a card cannot move to the place it is in")
     return FILLS[source][int(target) - 1]
 
 
@@ -146,8 +127,8 @@ def parse_line(text: str) -> list[SpitMove]:
     for index, token in enumerate(split_line(text), start=1):
         try:
             moves.append(parse_move(token))
-        except SpitMoveError as error:
-            raise IllegalLineError(index, token, str(error)) from None
+        except MoveError as error:
+            raise LineError(index, token, str(error)) from None
     return moves
 
 
@@ -231,17 +212,17 @@ class SpitPosition(NamedTuple):
 
 
 def validate(position: SpitPosition) -> SpitPosition:
-    """Check what the rules need of a hand-made position; raise SpitPositionError saying where."""
+    """Check what the rules need of a hand-made position; raise PositionError saying where."""
     if len(position.stock) != SEATS or len(position.spit_cards) != SEATS or len(position.spit_piles) != SEATS:
-        raise SpitPositionError("position: Spit has exactly two players and two spit piles")
+        raise PositionError("position: Spit has exactly two players and two spit piles")
     for seat in range(SEATS):
         if len(position.stock[seat]) != STOCK_PLACES:
-            raise SpitPositionError(
+            raise PositionError(
                 f"player {seat}: expected {STOCK_PLACES} stock places (use [] for an empty one), "
                 f"got {len(position.stock[seat])}"
             )
     if position.to_move not in (0, 1):
-        raise SpitPositionError(f"to_move: expected player 0 or 1, got {position.to_move!r}")
+        raise PositionError(f"to_move: expected player 0 or 1, got {position.to_move!r}")
     seen: dict[int, str] = {}
     places = [(f"player {s} stock place {i + 1}", pile) for s in range(SEATS) for i, pile in enumerate(position.stock[s])]
     places += [(f"player {s} spit cards", position.spit_cards[s]) for s in range(SEATS)]
@@ -249,16 +230,16 @@ def validate(position: SpitPosition) -> SpitPosition:
     for where, cards in places:
         for c in cards:
             if not isinstance(c, int) or not 0 <= c < 52:
-                raise SpitPositionError(f"{where}: {c!r} is not a card")
+                raise PositionError(f"{where}: {c!r} is not a card")
             if c in seen:
-                raise SpitPositionError(f"{where}: {CARD_TEXT[c]} is also in {seen[c]} (one deck: every card once)")
+                raise PositionError(f"{where}: {CARD_TEXT[c]} is also in {seen[c]} (one deck: every card once)")
             seen[c] = where
     if position.stock_left(0) == 0 and position.stock_left(1) == 0:
-        raise SpitPositionError("position: both stocks are empty; a round ends as soon as one player clears the stock")
+        raise PositionError("position: both stocks are empty; a round ends as soon as one player clears the stock")
     if position.passed:
         other = 1 - position.to_move
         if position.stock_left(other) and _can_act(position, other):
-            raise SpitPositionError(
+            raise PositionError(
                 f"passed: player {other} is said to have just passed, but has a legal action "
                 f"(a player passes only when unable to play or fill)"
             )
@@ -267,49 +248,49 @@ def validate(position: SpitPosition) -> SpitPosition:
 
 def _json_card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise SpitPositionError(f"{where}: expected a card such as '5S', got {value!r}")
+        raise PositionError(f"{where}: expected a card such as '5S', got {value!r}")
     try:
         return card_int(parse_card(value))
     except CardError as error:
-        raise SpitPositionError(f"{where}: {error}") from None
+        raise PositionError(f"{where}: {error}") from None
 
 
 def _json_cards(value: Any, where: str) -> Pile:
     if not isinstance(value, list):
-        raise SpitPositionError(f"{where}: expected a list of cards")
+        raise PositionError(f"{where}: expected a list of cards")
     return tuple(_json_card(card, f"{where}[{i}]") for i, card in enumerate(value))
 
 
 def position_from_json(data: Any) -> SpitPosition:
     """Read the position file shape (see `SpitPosition.to_json`); extra keys are ignored."""
     if not isinstance(data, Mapping):
-        raise SpitPositionError("position: expected a JSON object with 'players', 'spit_piles', 'to_move'")
+        raise PositionError("position: expected a JSON object with 'players', 'spit_piles', 'to_move'")
     for key in ("players", "spit_piles"):
         if key not in data:
-            raise SpitPositionError(f"position: missing key {key!r}")
+            raise PositionError(f"position: missing key {key!r}")
     players = data["players"]
     if not isinstance(players, list) or len(players) != SEATS:
-        raise SpitPositionError("position: 'players' must be a list of two objects with 'stock' and 'spit'")
+        raise PositionError("position: 'players' must be a list of two objects with 'stock' and 'spit'")
     stock, spit = [], []
     for s, player in enumerate(players):
         where = f"players[{s}]"
         if not isinstance(player, Mapping) or "stock" not in player:
-            raise SpitPositionError(f"{where}: expected an object with 'stock' (five piles) and 'spit'")
+            raise PositionError(f"{where}: expected an object with 'stock' (five piles) and 'spit'")
         piles = player["stock"]
         if not isinstance(piles, list) or len(piles) != STOCK_PLACES:
-            raise SpitPositionError(f"{where}.stock: expected a list of {STOCK_PLACES} piles (bottom → top, [] if empty)")
+            raise PositionError(f"{where}.stock: expected a list of {STOCK_PLACES} piles (bottom → top, [] if empty)")
         stock.append(tuple(_json_cards(pile, f"{where}.stock[{i}]") for i, pile in enumerate(piles)))
         spit.append(_json_cards(player.get("spit", []), f"{where}.spit"))
     centre = data["spit_piles"]
     if not isinstance(centre, list) or len(centre) != SEATS:
-        raise SpitPositionError("position: 'spit_piles' must be a list of two piles (A, B; bottom → top, [] if empty)")
+        raise PositionError("position: 'spit_piles' must be a list of two piles (A, B; bottom → top, [] if empty)")
     piles = tuple(_json_cards(pile, f"spit_piles[{p}]") for p, pile in enumerate(centre))
     to_move = data.get("to_move", 0)
     if isinstance(to_move, bool) or to_move not in (0, 1):
-        raise SpitPositionError(f"to_move: expected 0 or 1 (the seat of the player to act), got {to_move!r}")
+        raise PositionError(f"to_move: expected 0 or 1 (the seat of the player to act), got {to_move!r}")
     passed = data.get("passed", False)
     if not isinstance(passed, bool):
-        raise SpitPositionError(f"passed: expected true or false, got {passed!r}")
+        raise PositionError(f"passed: expected true or false, got {passed!r}")
     return validate(
         SpitPosition((stock[0], stock[1]), (spit[0], spit[1]), (piles[0], piles[1]), to_move, passed)
     )
@@ -320,13 +301,13 @@ def _text_run(text: str, where: str) -> Pile:
     if text == "-":
         return ()
     if len(text) % 2:
-        raise SpitPositionError(f"{where}: {text!r} is not a run of two-character cards")
+        raise PositionError(f"{where}: {text!r} is not a run of two-character cards")
     cards = []
     for i in range(0, len(text), 2):
         try:
             cards.append(card_int(parse_card(text[i : i + 2])))
         except CardError as error:
-            raise SpitPositionError(f"{where}: {error}") from None
+            raise PositionError(f"{where}: {error}") from None
     return tuple(cards)
 
 
@@ -334,23 +315,23 @@ def parse_position(text: str) -> SpitPosition:
     """Read the one-line text form ``P1.P2.P3.P4.P5:SPIT | … | A B | 1*`` (``-`` is empty, ``*`` = passed)."""
     parts = [part.strip() for part in text.split("|")]
     if len(parts) != 4:
-        raise SpitPositionError("position text: expected 'seat 0 | seat 1 | pile A pile B | player to move'")
+        raise PositionError("position text: expected 'seat 0 | seat 1 | pile A pile B | player to move'")
     stock, spit = [], []
     for s in range(SEATS):
         if parts[s].count(":") != 1:
-            raise SpitPositionError(f"position text, player {s}: expected 'pile.pile.pile.pile.pile:spit cards'")
+            raise PositionError(f"position text, player {s}: expected 'pile.pile.pile.pile.pile:spit cards'")
         piles_text, spit_text = parts[s].split(":")
         piles = piles_text.split(".")
         if len(piles) != STOCK_PLACES:
-            raise SpitPositionError(f"position text, player {s}: expected {STOCK_PLACES} places separated by '.'")
+            raise PositionError(f"position text, player {s}: expected {STOCK_PLACES} places separated by '.'")
         stock.append(tuple(_text_run(p, f"player {s} place {i + 1}") for i, p in enumerate(piles)))
         spit.append(_text_run(spit_text, f"player {s} spit cards"))
     centre = parts[2].split()
     if len(centre) != 2:
-        raise SpitPositionError("position text: expected two spit piles ('-' for an empty one)")
+        raise PositionError("position text: expected two spit piles ('-' for an empty one)")
     mover = parts[3]
     if mover not in ("0", "1", "0*", "1*"):
-        raise SpitPositionError(f"position text: player to move {mover!r}, expected 0 or 1 (with '*' after a pass)")
+        raise PositionError(f"position text: player to move {mover!r}, expected 0 or 1 (with '*' after a pass)")
     return validate(
         SpitPosition(
             (stock[0], stock[1]),
@@ -520,7 +501,7 @@ def why_illegal(position: SpitPosition, move: SpitMove) -> str | None:
 
 
 def apply(position: SpitPosition, move: SpitMove) -> SpitPosition:
-    """The position after `move` (pure); raises IllegalSpitMoveError saying why if it is illegal.
+    """The position after `move` (pure); raises IllegalMoveError saying why if it is illegal.
 
     The common legal cases are checked inline (this runs once per node of a solve); anything
     else goes through `why_illegal` for the message.
@@ -541,7 +522,7 @@ def apply(position: SpitPosition, move: SpitMove) -> SpitPosition:
         reason = why_illegal(position, move) or "not legal here"
     else:
         reason = f"{move!r} is not a Spit move"
-    raise IllegalSpitMoveError(f"move {move} by player {position.to_move}: {reason}")
+    raise IllegalMoveError(f"move {move} by player {position.to_move}: {reason}")
 
 
 _new = tuple.__new__  # builds a SpitPosition without NamedTuple's keyword handling (hot loop)
@@ -711,7 +692,7 @@ class Replay:
 
 
 def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
-    """Play a line; the first move that cannot be read or played raises IllegalLineError."""
+    """Play a line; the first move that cannot be read or played raises LineError."""
     tokens: list[str | SpitMove] = split_line(line) if isinstance(line, str) else list(line)
     position = start
     positions = [start]
@@ -721,10 +702,10 @@ def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
             move = token if isinstance(token, SpitMove) else parse_move(token)
             reason = why_illegal(position, move)
             if reason is not None:
-                raise SpitMoveError(reason)
-        except SpitMoveError as error:
+                raise MoveError(reason)
+        except MoveError as error:
             message = str(error).removeprefix(f"move {str(token).strip()!r}: ")
-            raise IllegalLineError(index, str(token), message) from None
+            raise LineError(index, str(token), message) from None
         position = _apply(position, move)
         positions.append(position)
         played.append(move)
@@ -733,8 +714,8 @@ def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
 
 __all__ = [
     "FILL", "GAME", "PASS", "PASS_MOVE", "PILE_NAMES", "PLAY", "SEATS",
-    "IllegalLineError", "IllegalSpitMoveError", "Replay", "SpitError", "SpitGame", "SpitMove",
-    "SpitMoveError", "SpitPosition", "SpitPositionError",
+    "LineError", "IllegalMoveError", "Replay", "InputError", "SpitGame", "SpitMove",
+    "MoveError", "SpitPosition", "PositionError",
     "actions", "apply", "card_int", "card_of", "describe", "format_line", "is_spit", "key",
     "legal_moves", "parse_line", "parse_move", "parse_position", "position_from_code",
     "position_from_deal", "position_from_hands", "position_from_json", "progress", "ranks_adjacent",
