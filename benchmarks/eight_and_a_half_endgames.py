@@ -128,7 +128,7 @@ def main() -> None:
     parser.add_argument("--max-positions", type=int, default=20_000_000)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    limits = Limits(max_positions=args.max_positions, max_seconds=args.max_seconds)
+    limits = Limits(nodes=args.max_positions, seconds=args.max_seconds)
     sizes = [int(x) for x in args.sizes.split(",")] if args.kind == "table" else [0]
     report: dict[str, Any] = {
         "benchmark": "eight_and_a_half_endgames",

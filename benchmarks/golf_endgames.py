@@ -57,7 +57,7 @@ def run(players: int, deals: int, seed: int, limit: float, budget: float, max_st
                 continue
             question = ScoreDifference(position.to_move) if players == 2 else GuaranteedScore(position.to_move)
             t0 = time.perf_counter()
-            solution = solve(GOLF, position, question, Limits(max_seconds=limit, max_positions=20_000_000))
+            solution = solve(GOLF, position, question, Limits(seconds=limit, nodes=20_000_000))
             rows.append(
                 {
                     "code": code,

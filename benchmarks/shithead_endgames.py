@@ -79,7 +79,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")] if args.kind == "table" else [0]
-    limits = Limits(max_positions=args.max_positions, max_seconds=args.max_seconds)
+    limits = Limits(nodes=args.max_positions, seconds=args.max_seconds)
     rows: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
     for level in levels:

@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON report here")
     args = parser.parse_args()
     levels = sorted({int(x) for x in args.levels.split(",")}, reverse=True)
-    limits = Limits(max_positions=args.max_positions, max_seconds=args.seconds)
+    limits = Limits(nodes=args.max_positions, seconds=args.seconds)
     rows: list[dict[str, Any]] = []
     solitaire_seconds: list[float] = []
     for number in range(args.deals):

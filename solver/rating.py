@@ -28,7 +28,8 @@ from typing import Any, Hashable, Mapping
 from halfmoon.dealcodes.rng import MASK64, SplitMix64
 from halfmoon.solver.errors import InputError
 
-from .registry import GameEntry
+from .core.adapters import Solitaire
+from .core.verdicts import Limits
 
 RATING_VERSION = "1"
 TIERS = ("easy", "medium", "hard", "expert")
@@ -165,7 +166,7 @@ def _stream(seed: int, deal_seed: int, purpose: int) -> SplitMix64:
     return SplitMix64(mixer.next())
 
 
-def playout(entry: GameEntry, position: Any, rng: SplitMix64, greedy: bool) -> bool:
+def playout(entry: Solitaire[Any, Any], position: Any, rng: SplitMix64, greedy: bool) -> bool:
     """Play to the end choosing uniformly among legal moves (or among the greedy-best ones)."""
     while not entry.is_won(position):
         moves = entry.legal_moves(position)
@@ -182,7 +183,7 @@ def playout(entry: GameEntry, position: Any, rng: SplitMix64, greedy: bool) -> b
 class _ChildVerdicts:
     """Verdicts of positions off the winning line, each solved once (memo on the game's key)."""
 
-    def __init__(self, entry: GameEntry, node_limit: int, method: str) -> None:
+    def __init__(self, entry: Solitaire[Any, Any], node_limit: int, method: str) -> None:
         self.entry = entry
         self.node_limit = node_limit
         self.method = method
@@ -195,14 +196,12 @@ class _ChildVerdicts:
             if self.entry.is_won(position):
                 found = "winnable"
             else:
-                found = verdict_of(
-                    self.entry.solve(position, method=self.method, time_limit=None, node_limit=self.node_limit)
-                )
+                found = verdict_of(self.entry.solve(position, self.method, Limits(nodes=self.node_limit), 0))
             self.memo[key] = found
         return found
 
 
-def rate_line(entry: GameEntry, start: Any, line: tuple[Any, ...], nodes: int, deal_seed: int,
+def rate_line(entry: Solitaire[Any, Any], start: Any, line: tuple[Any, ...], nodes: int, deal_seed: int,
               params: RatingParams = DEFAULT_PARAMS) -> Rating:
     """Rate a deal from its start position and a winning line the solver found with `nodes`."""
     if not entry.wins(start, line):
@@ -253,12 +252,13 @@ def rate_line(entry: GameEntry, start: Any, line: tuple[Any, ...], nodes: int, d
     )
 
 
-def rate_position(entry: GameEntry, start: Any, deal_seed: int, params: RatingParams = DEFAULT_PARAMS) -> tuple[Any, Rating | None]:
+def rate_position(entry: Solitaire[Any, Any], start: Any, deal_seed: int, params: RatingParams = DEFAULT_PARAMS) -> tuple[Any, Rating | None]:
     """Solve `start` within the rating's node budget and rate it if it is winnable.
 
     Returns the solver result and the rating (None unless the verdict is winnable).
     """
-    result = entry.solve(start, method=params.method, time_limit=None, node_limit=params.solve_nodes)
+    result = entry.solve(start, params.method, Limits(nodes=params.solve_nodes), 0)
     if verdict_of(result) != "winnable":
         return result, None
-    return result, rate_line(entry, start, tuple(result.moves), result.nodes, deal_seed, params)
+    assert result.line is not None
+    return result, rate_line(entry, start, tuple(result.line), result.nodes, deal_seed, params)

@@ -25,13 +25,15 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
-from halfmoon.solver.errors import StoreError
+from halfmoon.solver.errors import InputError, StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: results.stopped (which limit ended an unknown); version 1 files are upgraded
 DB_ENV = "HALFMOON_DB"
 VERDICTS = ("winnable", "unwinnable", "unknown")
+_COLUMNS = "code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error, stopped"
+_RATING_COLUMNS = "code, game, number, solver_version, rating_version, score, tier, detail, seconds"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,6 +51,7 @@ CREATE TABLE IF NOT EXISTS results (
     node_limit INTEGER,
     error TEXT,
     updated REAL NOT NULL,
+    stopped TEXT,
     PRIMARY KEY (code, solver_version)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS results_by_game ON results (game, number);
@@ -93,6 +96,7 @@ class StoredResult:
     time_limit: float | None = None
     node_limit: int | None = None
     error: str | None = None
+    stopped: str | None = None  # the limit that ended an unknown ("time", "nodes", ...)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -114,6 +118,7 @@ class StoredResult:
             "time_limit": self.time_limit,
             "node_limit": self.node_limit,
             "error": self.error,
+            "stopped": self.stopped,
         }
 
     @classmethod
@@ -172,6 +177,7 @@ class ResultStore:
     _conn: sqlite3.Connection = field(init=False, repr=False)
     _pending: int = field(default=0, init=False, repr=False)
     _last_flush: float = field(default=0.0, init=False, repr=False)
+    bad_lines: int = field(default=0, init=False)  # stored winning lines that failed to replay (never served)
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)
@@ -187,6 +193,9 @@ class ResultStore:
             row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self._conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) == 1:  # an additive upgrade: the column that says which limit ended an unknown
+                self._conn.execute("ALTER TABLE results ADD COLUMN stopped TEXT")
+                self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             elif int(row[0]) != SCHEMA_VERSION:
                 self._conn.execute("ROLLBACK")
                 raise StoreError(f"results store {self.path}: schema version {row[0]}, this program reads {SCHEMA_VERSION}")
@@ -230,32 +239,34 @@ class ResultStore:
 
     # -- results --------------------------------------------------------------------------
 
-    def put(self, result: StoredResult) -> None:
+    def put(self, result: StoredResult) -> bool:
         """Write a result; an exact verdict is never overwritten by an `unknown` of the same version.
 
         A later run with smaller limits (or a worker that died) must not erase what an earlier
-        run proved, whichever writer (CLI, batch, service) gets there last.
+        run proved, whichever writer (CLI, batch, service) gets there last: the rule lives in
+        this one statement. Returns whether the row was written (False: a decided row stays).
         """
         self._begin_write()
-        self._conn.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        cursor = self._conn.execute(
+            f"INSERT INTO results ({_COLUMNS}, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (code, solver_version) DO UPDATE SET"
             " game = excluded.game, number = excluded.number, verdict = excluded.verdict, line = excluded.line,"
             " method = excluded.method, nodes = excluded.nodes, seconds = excluded.seconds,"
             " time_limit = excluded.time_limit, node_limit = excluded.node_limit, error = excluded.error,"
-            " updated = excluded.updated"
+            " stopped = excluded.stopped, updated = excluded.updated"
             " WHERE excluded.verdict != 'unknown' OR results.verdict = 'unknown'",
             (
-                result.code, result.solver_version, result.game, result.number, result.verdict, result.line,
+                result.code, result.game, result.number, result.solver_version, result.verdict, result.line,
                 result.method, result.nodes, result.seconds, result.time_limit, result.node_limit, result.error,
-                time.time(),
+                result.stopped, time.time(),
             ),
         )
         self._wrote()
+        return cursor.rowcount > 0
 
     def _rows(self, code: str) -> list[StoredResult]:
         cursor = self._conn.execute(
-            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"
+            f"SELECT {_COLUMNS}"
             " FROM results WHERE code = ? ORDER BY updated DESC",
             (code,),
         )
@@ -264,7 +275,7 @@ class ResultStore:
     def get(self, code: str, solver_version: str) -> StoredResult | None:
         """The row for exactly this code and solver version, trusted or not."""
         row = self._conn.execute(
-            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"
+            f"SELECT {_COLUMNS}"
             " FROM results WHERE code = ? AND solver_version = ?",
             (code, solver_version),
         ).fetchone()
@@ -292,6 +303,22 @@ class ResultStore:
                 return row
         return None
 
+    def trusted(
+        self, code: str, solver_version: str, line_wins: Callable[[str | None], bool],
+        time_limit: float | None = None, node_limit: int | None = None,
+    ) -> StoredResult | None:
+        """`lookup`, with a winning line accepted only once `line_wins(line)` replays it to a win.
+
+        A stored line that fails to replay (a damaged row, or rules that changed) is passed over,
+        never served.
+        """
+        hit = self.lookup(code, solver_version, time_limit, node_limit)
+        if hit is not None and hit.verdict == "winnable" and not line_wins(hit.line):
+            self.bad_lines += 1
+            rows = [row for row in self._rows(code) if row.verdict != "winnable" and row.solver_version == solver_version]
+            hit = next((row for row in rows if row.verdict == "unwinnable"), None)
+        return hit
+
     def effort(self, code: str) -> float | None:
         """The most seconds any stored solve of `code` took (a hint for hardest-first)."""
         row = self._conn.execute("SELECT MAX(seconds) FROM results WHERE code = ?", (code,)).fetchone()
@@ -318,7 +345,7 @@ class ResultStore:
     def results(self, game: str, solver_version: str, numbers: range) -> Iterator[StoredResult]:
         """A game's rows of one solver version over a range of deal numbers, by number, streamed."""
         cursor = self._conn.execute(
-            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"
+            f"SELECT {_COLUMNS}"
             " FROM results WHERE game = ? AND solver_version = ? AND number >= ? AND number < ? ORDER BY number",
             (game, solver_version, numbers.start, numbers.stop),
         )
@@ -327,7 +354,7 @@ class ResultStore:
 
     def all_results(self) -> Iterator[StoredResult]:
         cursor = self._conn.execute(
-            "SELECT code, game, number, solver_version, verdict, line, method, nodes, seconds, time_limit, node_limit, error"
+            f"SELECT {_COLUMNS}"
             " FROM results ORDER BY code, solver_version"
         )
         for row in cursor:
@@ -348,11 +375,47 @@ class ResultStore:
 
     def get_rating(self, code: str, solver_version: str, rating_version: str) -> StoredRating | None:
         row = self._conn.execute(
-            "SELECT code, game, number, solver_version, rating_version, score, tier, detail, seconds"
-            " FROM ratings WHERE code = ? AND solver_version = ? AND rating_version = ?",
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE code = ? AND solver_version = ? AND rating_version = ?",
             (code, solver_version, rating_version),
         ).fetchone()
         return StoredRating(*row) if row else None
+
+    def feed(
+        self, game: str, solver_version: str, rating_version: str, tier: str | None, after: str | None, limit: int
+    ) -> list[StoredRating]:
+        """Rated deals in the order they were written (the curated feed), after the cursor deal `after`.
+
+        Generation only appends, so a cursor stays valid while deals are added.
+        """
+        where = "game = ? AND solver_version = ? AND rating_version = ?"
+        args: list[Any] = [game, solver_version, rating_version]
+        if tier is not None:
+            where += " AND tier = ?"
+            args.append(tier)
+        if after is not None:
+            row = self._conn.execute(
+                "SELECT updated FROM ratings WHERE code = ? AND solver_version = ? AND rating_version = ?",
+                (after, solver_version, rating_version),
+            ).fetchone()
+            if row is None:
+                raise InputError(f"after {after}: not a curated deal of this store (no rating for it)")
+            where += " AND (updated > ? OR (updated = ? AND code > ?))"
+            args += [row[0], row[0], after]
+        args.append(limit)
+        cursor = self._conn.execute(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE {where} ORDER BY updated, code LIMIT ?", args
+        )
+        return [StoredRating(*values) for values in cursor]
+
+    def counts(self) -> dict[str, int]:
+        """How many results and ratings the store holds."""
+        results = self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        ratings = self._conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
+        return {"results": results, "ratings": ratings}
+
+    def ping(self) -> None:
+        """Raise unless the store file can be read."""
+        self._conn.execute("SELECT COUNT(*) FROM meta").fetchone()
 
     def integrity(self) -> str:
         return self._conn.execute("PRAGMA integrity_check").fetchone()[0]

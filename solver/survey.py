@@ -31,9 +31,10 @@ from .rating import (
     Rating,
     RatingParams,
     rate_position,
-    verdict_of,
 )
-from .registry import GameEntry, get_game
+from .catalogue import from_reference, reference
+from .core.adapters import Solitaire
+from .core.verdicts import Limits, SearchResult
 from .store import ResultStore, StoredRating, StoredResult
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal distribution
@@ -278,32 +279,32 @@ def parse_range(text: str) -> range:
 # -- the work a worker does -------------------------------------------------------------------
 
 
-def _stored(entry: GameEntry, number: int, result: Any, time_limit: float | None, node_limit: int | None) -> StoredResult:
-    verdict = verdict_of(result)
-    moves = getattr(result, "moves", None)
+Ref = tuple[str, Any]  # a solitaire's picklable name (catalogue.reference)
+
+
+def _stored(solitaire: Solitaire[Any, Any], number: int, result: SearchResult[Any], limits: Limits) -> StoredResult:
+    verdict = result.verdict.value
     return StoredResult(
-        code=entry.code(number),
-        game=entry.tag,
+        code=solitaire.code(number),
+        game=solitaire.tag,
         number=number,
-        solver_version=entry.solver_version,
+        solver_version=solitaire.solver_version,
         verdict=verdict,
-        line=entry.format_line(moves) if verdict == "winnable" else None,
-        method=str(getattr(result, "method", "")),
-        nodes=int(getattr(result, "nodes", 0)),
-        seconds=float(getattr(result, "seconds", 0.0)),
-        time_limit=time_limit,
-        node_limit=node_limit,
+        line=solitaire.format_line(result.line) if verdict == "winnable" and result.line is not None else None,
+        method=result.method,
+        nodes=result.nodes,
+        seconds=result.seconds,
+        time_limit=limits.seconds,
+        node_limit=limits.nodes,
+        stopped=result.stopped,
     )
 
 
-def solve_deal(tag: str, number: int, time_limit: float | None, node_limit: int | None, method: str | None) -> StoredResult:
-    """Solve one deal (runs on a worker; the game is looked up there by its tag)."""
-    entry = get_game(tag)
-    kwargs: dict[str, Any] = {"time_limit": time_limit, "node_limit": node_limit}
-    if method is not None:
-        kwargs["method"] = method
-    result = entry.solve(entry.deal(number), **kwargs)
-    return _stored(entry, number, result, time_limit, node_limit)
+def solve_deal(ref: Ref, number: int, limits: Limits, method: str | None) -> StoredResult:
+    """Solve one deal (runs on a worker; the game is looked up there by its reference)."""
+    solitaire = from_reference(ref)
+    result = solitaire.solve(solitaire.deal(number), method or solitaire.methods[0], limits, 0)
+    return _stored(solitaire, number, result, limits)
 
 
 @dataclass(frozen=True)
@@ -328,12 +329,12 @@ def rating_detail(rating: Rating, line: str) -> str:
     return json.dumps(rating.to_json() | {"line": line}, sort_keys=True, separators=(",", ":"))
 
 
-def rate_deal(tag: str, number: int, params: RatingParams = DEFAULT_PARAMS) -> RatedDeal:
+def rate_deal(ref: Ref, number: int, params: RatingParams = DEFAULT_PARAMS) -> RatedDeal:
     """Solve one deal within the rating's node budget and rate it if winnable (runs on a worker)."""
-    entry = get_game(tag)
+    entry = from_reference(ref)
     started = time.perf_counter()
     result, rating = rate_position(entry, entry.deal(number), number, params)
-    stored = _stored(entry, number, result, None, params.solve_nodes)
+    stored = _stored(entry, number, result, Limits(nodes=params.solve_nodes))
     if rating is None:
         return RatedDeal(stored, None)
     assert stored.line is not None
@@ -353,28 +354,17 @@ def rate_deal(tag: str, number: int, params: RatingParams = DEFAULT_PARAMS) -> R
     )
 
 
-def _failed(entry: GameEntry, number: int, outcome: Outcome, time_limit: float | None, node_limit: int | None) -> StoredResult:
+def _failed(solitaire: Solitaire[Any, Any], number: int, outcome: Outcome, limits: Limits) -> StoredResult:
     return StoredResult(
-        code=entry.code(number), game=entry.tag, number=number, solver_version=entry.solver_version,
-        verdict="unknown", time_limit=time_limit, node_limit=node_limit,
+        code=solitaire.code(number), game=solitaire.tag, number=number, solver_version=solitaire.solver_version,
+        verdict="unknown", time_limit=limits.seconds, node_limit=limits.nodes,
         error=f"{outcome.error} (after {outcome.attempts} attempts)",
     )
 
 
-def line_wins(entry: GameEntry, number: int, line: str | None) -> bool:
-    """The independent check: replay a stored or reported line on a freshly dealt deal."""
-    if line is None:
-        return False
-    try:
-        moves = entry.parse_line(line)
-    except ValueError:
-        return False
-    return entry.wins(entry.deal(number), moves)
-
-
-def _checked(entry: GameEntry, result: StoredResult) -> StoredResult:
+def checked(solitaire: Solitaire[Any, Any], result: StoredResult) -> StoredResult:
     """A reported win whose line does not replay is a solver bug: keep it as an unknown with the reason."""
-    if result.verdict == "winnable" and not line_wins(entry, result.number, result.line):
+    if result.verdict == "winnable" and not solitaire.line_wins(result.number, result.line):
         return StoredResult(
             code=result.code, game=result.game, number=result.number, solver_version=result.solver_version,
             verdict="unknown", method=result.method, nodes=result.nodes, seconds=result.seconds,
@@ -384,37 +374,16 @@ def _checked(entry: GameEntry, result: StoredResult) -> StoredResult:
     return result
 
 
-def solve_with_store(
-    entry: GameEntry, number: int, store: ResultStore | None, solve: Callable[[], Any],
-    time_limit: float | None, node_limit: int | None,
-) -> tuple[Any, bool]:
-    """One deal for the `solve` command: the stored answer if it may be trusted, else `solve()` and store it.
-
-    Returns the solver's result value (rebuilt by the entry's `restore` when it came from the
-    store) and whether it came from the store.
-    """
-    if store is not None and entry.restore is not None:
-        hit = store.lookup(entry.code(number), entry.solver_version, time_limit, node_limit)
-        if hit is not None and (hit.verdict != "winnable" or line_wins(entry, number, hit.line)):
-            return entry.restore(hit), True
-    result = solve()
-    if store is not None:
-        store.put(_checked(entry, _stored(entry, number, result, time_limit, node_limit)))
-        store.flush()
-    return result, False
-
-
 # -- survey ---------------------------------------------------------------------------------
 
 
 def run_survey(
-    tag: str,
+    solitaire: Solitaire[Any, Any],
     numbers: Iterable[int],
     source: ExecutorSource,
     *,
     store: ResultStore | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
+    limits: Limits | None = None,
     method: str | None = None,
     on_result: Callable[[StoredResult, bool, SurveyStats], None] | None = None,
     window: int | None = None,
@@ -422,12 +391,12 @@ def run_survey(
 ) -> SurveyStats:
     """Solve every deal in `numbers` (or take it from the store) and count the verdicts.
 
-    `time_limit` defaults to the game's own default, so every solve has a bound.
+    `limits` are completed by the game's defaults, so every solve has a bound.
     """
-    entry = get_game(tag)
-    if time_limit is None:
-        time_limit = entry.default_time_limit
-    stats = SurveyStats(entry.tag, entry.solver_version, time_limit, node_limit)
+    entry = solitaire
+    limits = (limits or Limits()).over(entry.default_limits)
+    ref = reference(entry)
+    stats = SurveyStats(entry.tag, entry.solver_version, limits.seconds, limits.nodes)
 
     def count(result: StoredResult, cached: bool) -> None:
         stats.add(result, cached)
@@ -439,17 +408,18 @@ def run_survey(
             cost = None
             if store is not None:
                 code = entry.code(number)
-                hit = store.lookup(code, entry.solver_version, time_limit, node_limit)
-                if hit is not None and (hit.verdict != "winnable" or line_wins(entry, number, hit.line)):
+                hit = store.trusted(code, entry.solver_version, lambda line, n=number: entry.line_wins(n, line),
+                                    limits.seconds, limits.nodes)
+                if hit is not None:
                     count(hit, True)
                     continue
                 cost = store.effort(code)
-            yield Job(number, (entry.tag, number, time_limit, node_limit, method), cost)
+            yield Job(number, (ref, number, limits, method), cost)
 
     try:
         for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead):
             number = outcome.job.key
-            result = _checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, time_limit, node_limit)
+            result = checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, limits)
             if store is not None:
                 store.put(result)
             count(result, False)
@@ -477,25 +447,26 @@ class Curated:
         return head | rating | {"line": self.line}
 
 
-def _curated(entry: GameEntry, rated: StoredRating) -> Curated:
+def curated_from_store(entry: Solitaire[Any, Any], rated: StoredRating) -> Curated:
+    """A stored rating as a curated deal, its winning line replayed first."""
     detail = json.loads(rated.detail)
     line = detail.pop("line")
     rating = Rating.from_json(detail)
-    if not line_wins(entry, rated.number, line):
+    if not entry.line_wins(rated.number, line):
         raise InputError(f"{rated.code}: the rated winning line does not replay through the rules")
     return Curated(rated.code, rated.number, rating, line)
 
 
-def _stored_curated(entry: GameEntry, rated: StoredRating) -> Curated | None:
+def _stored_curated(entry: Solitaire[Any, Any], rated: StoredRating) -> Curated | None:
     """A stored rating made by these rules and still consistent, or None to rate the deal again."""
     try:
-        return _curated(entry, rated)
+        return curated_from_store(entry, rated)
     except (ValueError, KeyError, TypeError):  # InputError, InputError, bad JSON: stale or damaged
         return None
 
 
 def run_generate(
-    tag: str,
+    solitaire: Solitaire[Any, Any],
     numbers: Iterable[int],
     count: int,
     source: ExecutorSource,
@@ -504,6 +475,7 @@ def run_generate(
     store: ResultStore | None = None,
     params: RatingParams = DEFAULT_PARAMS,
     window: int | None = None,
+    max_scan: int | None = None,
     on_scanned: Callable[[int, int], None] | None = None,
 ) -> Iterator[Curated]:
     """The first `count` deals of `numbers` (in that order) proved winnable and of `tier`.
@@ -512,11 +484,12 @@ def run_generate(
     emitted in scan order as soon as every deal before them is settled, so the output does not
     depend on the workers, on Dask or on the store. Deals whose rating or exact `unwinnable`
     verdict is in the store are settled without a job. `on_scanned(settled, emitted)` reports
-    progress after each settled deal.
+    progress after each settled deal. `max_scan` stops after that many deals (None: no cap).
     """
     if tier is not None and tier not in TIERS:
         raise InputError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
-    entry = get_game(tag)
+    entry = solitaire
+    ref = reference(entry)
     window = window or 2 * source.workers
     key = rating_key(params)
     settled: dict[int, Curated | None] = {}  # scan index -> the deal to emit, or None to skip it
@@ -539,8 +512,8 @@ def run_generate(
 
     def jobs() -> Iterator[Job]:
         for index, number in enumerate(numbers):
-            if state["accepted"] >= count:
-                return  # enough deals are settled or on their way; no need to scan further
+            if state["accepted"] >= count or (max_scan is not None and index >= max_scan):
+                return  # enough deals are settled or on their way, or the scan is over
             if store is not None:
                 code = entry.code(number)
                 stored = store.get_rating(code, entry.solver_version, key)
@@ -552,9 +525,9 @@ def run_generate(
                 if known is not None and known.verdict == "unwinnable":
                     settle(index, None)
                     continue
-                yield Job(index, (entry.tag, number, params), store.effort(code))
+                yield Job(index, (ref, number, params), store.effort(code))
             else:
-                yield Job(index, (entry.tag, number, params))
+                yield Job(index, (ref, number, params))
 
     def drain() -> Iterator[Curated]:
         while outbox and state["emitted"] < count:
@@ -567,17 +540,17 @@ def run_generate(
             number = outcome.job.args[1]
             if not outcome.ok:
                 if store is not None:
-                    store.put(_failed(entry, number, outcome, None, params.solve_nodes))
+                    store.put(_failed(entry, number, outcome, Limits(nodes=params.solve_nodes)))
                 settle(index, None)
             else:
                 rated_deal: RatedDeal = outcome.value
-                result = _checked(entry, rated_deal.result)
+                result = checked(entry, rated_deal.result)
                 if store is not None:
                     store.put(result)
                     if rated_deal.rating is not None:
                         store.put_rating(rated_deal.rating)
                 rated = rated_deal.rating if result.verdict == "winnable" else None
-                settle(index, _curated(entry, rated) if rated is not None else None)
+                settle(index, curated_from_store(entry, rated) if rated is not None else None)
             yield from drain()
             if state["emitted"] >= count:
                 return

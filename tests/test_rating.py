@@ -19,7 +19,7 @@ from halfmoon.solver.rating import (
     rate_position,
     tier_of,
 )
-from halfmoon.solver.registry import get_game
+from halfmoon.solver.catalogue import solitaire as get_game
 
 PARAMS = RatingParams(random_playouts=16, greedy_playouts=16)
 WINNABLE = [n for n in range(80) if toy_solve(toy_deal(n)).verdict == "winnable"][:4]
@@ -87,7 +87,7 @@ def test_the_rating_is_reproducible_and_its_traps_are_real():
         assert rating == again and rating.to_json() == again.to_json()
         # Recount the traps by brute force along the same line.
         traps, position = 0, start
-        for move in result.moves:
+        for move in result.line:
             children = [position.apply(m) for m in position.legal_moves() if m != move]
             traps += any(toy_solve(child).verdict == "unwinnable" for child in children)
             position = position.apply(move)

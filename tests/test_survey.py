@@ -17,7 +17,10 @@ from halfmoon.solver.core.batch import LocalPool
 from halfmoon.solver.errors import InputError
 from halfmoon.solver.games.halfmoon.rules import Move, parse_line
 from halfmoon.solver.rating import TIERS, RatingParams
-from halfmoon.solver.registry import GameEntry, register
+from halfmoon.solver import catalogue
+from halfmoon.solver.catalogue import GameInfo, solitaire
+from halfmoon.solver.core.adapters import Solitaire
+from halfmoon.solver.core.verdicts import Limits
 from halfmoon.solver.store import open_store
 from halfmoon.solver.survey import (
     parse_range,
@@ -85,7 +88,7 @@ def test_survey_counts_match_brute_force_on_a_process_pool(tmp_path):
     source = LocalPool(2)
     try:
         with open_store(tmp_path / "r.sqlite3") as store:
-            summary = run_survey(TAG, range(150), source, store=store).summary()
+            summary = run_survey(solitaire(TAG), range(150), source, store=store).summary()
     finally:
         source.close()
     assert totals(summary) == (150, expected["winnable"], expected["unwinnable"], 0)
@@ -97,7 +100,7 @@ def test_survey_counts_match_brute_force_on_a_process_pool(tmp_path):
 
 def test_an_interrupted_survey_resumes_from_the_store_with_the_same_totals(tmp_path):
     numbers = range(100, 260)
-    whole = run_survey(TAG, numbers, SerialSource()).summary()
+    whole = run_survey(solitaire(TAG), numbers, SerialSource()).summary()
 
     class Interrupt(Exception):
         pass
@@ -108,10 +111,10 @@ def test_an_interrupted_survey_resumes_from_the_store_with_the_same_totals(tmp_p
 
     with open_store(tmp_path / "r.sqlite3") as store:
         with pytest.raises(Interrupt):
-            run_survey(TAG, numbers, SerialSource(), store=store, on_result=stop_after_60)
+            run_survey(solitaire(TAG), numbers, SerialSource(), store=store, on_result=stop_after_60)
     with open_store(tmp_path / "r.sqlite3") as store:
         assert store.count(TAG) == 60  # everything finished before the interrupt was kept
-        resumed = run_survey(TAG, numbers, SerialSource(), store=store).summary()
+        resumed = run_survey(solitaire(TAG), numbers, SerialSource(), store=store).summary()
     assert totals(resumed) == totals(whole)
     assert resumed["cached"] == 60 and resumed["solved"] == 100
 
@@ -119,35 +122,39 @@ def test_an_interrupted_survey_resumes_from_the_store_with_the_same_totals(tmp_p
 def test_unknowns_are_counted_apart_and_redone_with_a_bigger_budget(tmp_path):
     numbers = range(60)
     with open_store(tmp_path / "r.sqlite3") as store:
-        tight = run_survey(TAG, numbers, SerialSource(), store=store, node_limit=5).summary()
+        tight = run_survey(solitaire(TAG), numbers, SerialSource(), store=store, limits=Limits(nodes=5)).summary()
         assert tight["unknown"] > 0
         lo, hi = tight["ci95_unknowns_both_ways"]
         assert lo <= tight["ci95"][0] and hi >= tight["ci95"][1]
-        again = run_survey(TAG, numbers, SerialSource(), store=store, node_limit=5).summary()
+        again = run_survey(solitaire(TAG), numbers, SerialSource(), store=store, limits=Limits(nodes=5)).summary()
         assert again["cached"] == 60 and totals(again) == totals(tight)
-        full = run_survey(TAG, numbers, SerialSource(), store=store).summary()
+        full = run_survey(solitaire(TAG), numbers, SerialSource(), store=store).summary()
     expected = brute_counts(numbers)
     assert totals(full) == (60, expected["winnable"], expected["unwinnable"], 0)
     assert full["cached"] == 60 - tight["unknown"]
 
 
-def _parity_entry() -> GameEntry:
+def _parity_entry() -> Solitaire:
     """A trivial game whose solves cost nothing, so the driver's own memory is what is measured."""
 
-    def solve(position: int, **limits) -> ToyResult:
+    def solve(position: int, method: str, limits: Limits, seed: int):
         winnable = position % 3 == 0
         return ToyResult("winnable" if winnable else "unwinnable", (Move.parse("1+2"),) if winnable else None,
-                         "parity", 1, 0.001)
+                         "parity", 1, 0.001).found()
 
-    return GameEntry(
-        tag="PY", name="Parity", solver_version="p1", deal=lambda n: n, code=lambda n: f"PY1-N-{n}", solve=solve,
-        format_line=lambda moves: " ".join(map(str, moves)), parse_line=lambda text: tuple(parse_line(text)),
-        wins=lambda position, moves: position % 3 == 0, legal_moves=lambda p: [], apply=lambda p, m: p,
-        is_won=lambda p: False,
+    def replay(position: int, moves):
+        return position, tuple(moves)
+
+    return Solitaire(
+        tag="PY", name="parity", title="Parity", solver_version="p1", methods=("parity",), default_limits=Limits(),
+        deal=lambda n: n, code=lambda n: f"PY1-N-{n}", position_from_json=int, position_to_json=lambda p: {"n": p},
+        describe=lambda p, symbols=False, full=False: str(p), solve=solve,
+        parse_line=lambda text: tuple(parse_line(text)), replay=replay, legal_moves=lambda p: [],
+        apply=lambda p, m: p, is_won=lambda p: p % 3 == 0, is_dead=lambda p: p % 3 != 0, cards=lambda p, m: "",
     )
 
 
-register("PY", _parity_entry)
+catalogue.register_solitaire(GameInfo("PY", "parity", "Parity", catalogue.SOLITAIRE, __name__, ("parity",)), _parity_entry)
 
 
 def test_memory_stays_flat_as_the_number_of_deals_grows(tmp_path):
@@ -156,7 +163,7 @@ def test_memory_stays_flat_as_the_number_of_deals_grows(tmp_path):
             gc.collect()
             tracemalloc.start()
             before = tracemalloc.get_traced_memory()[0]
-            stats = run_survey("PY", range(count), SerialSource(record=False), store=store, lookahead=64)
+            stats = run_survey(solitaire("PY"), range(count), SerialSource(record=False), store=store, lookahead=64)
             gc.collect()
             after, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
@@ -172,7 +179,7 @@ def test_memory_stays_flat_as_the_number_of_deals_grows(tmp_path):
 
 
 def curated_lines(**kwargs) -> list[str]:
-    return [json.dumps(c.to_json(), sort_keys=True) for c in run_generate(TAG, range(400), 6, **kwargs)]
+    return [json.dumps(c.to_json(), sort_keys=True) for c in run_generate(solitaire(TAG), range(400), 6, **kwargs)]
 
 
 def test_generate_is_byte_for_byte_reproducible_with_any_workers_or_store(tmp_path):
@@ -188,7 +195,7 @@ def test_generate_is_byte_for_byte_reproducible_with_any_workers_or_store(tmp_pa
 
 
 def test_every_generated_deal_is_winnable_by_an_independent_check_and_tiered():
-    emitted = list(run_generate(TAG, range(400), 8, SerialSource()))
+    emitted = list(run_generate(solitaire(TAG), range(400), 8, SerialSource()))
     numbers = [c.number for c in emitted]
     assert numbers == sorted(numbers)
     for curated in emitted:
@@ -201,14 +208,14 @@ def test_every_generated_deal_is_winnable_by_an_independent_check_and_tiered():
 
 def test_generate_filters_by_tier_and_rejects_unknown_tiers():
     quick = RatingParams(random_playouts=8, greedy_playouts=8)
-    everything = list(run_generate(TAG, range(150), 100, SerialSource(), params=quick))
+    everything = list(run_generate(solitaire(TAG), range(150), 100, SerialSource(), params=quick))
     tiers = {c.rating.tier for c in everything}
     assert len(tiers) >= 2
     tier = sorted(tiers)[0]
-    only = list(run_generate(TAG, range(150), 100, SerialSource(), tier=tier, params=quick))
+    only = list(run_generate(solitaire(TAG), range(150), 100, SerialSource(), tier=tier, params=quick))
     assert [c.number for c in only] == [c.number for c in everything if c.rating.tier == tier]
     with pytest.raises(InputError, match="tier 'impossible'"):
-        list(run_generate(TAG, range(10), 1, SerialSource(), tier="impossible"))
+        list(run_generate(solitaire(TAG), range(10), 1, SerialSource(), tier="impossible"))
 
 
 def test_a_deal_that_kills_its_worker_is_reported_unknown_and_nothing_else_is_lost(tmp_path, monkeypatch):
@@ -216,7 +223,7 @@ def test_a_deal_that_kills_its_worker_is_reported_unknown_and_nothing_else_is_lo
     source = LocalPool(2)
     try:
         with open_store(tmp_path / "r.sqlite3") as store:
-            summary = run_survey(TAG, range(20), source, store=store).summary()
+            summary = run_survey(solitaire(TAG), range(20), source, store=store).summary()
             row = store.get("TY1-N-7", "toy-1")
     finally:
         source.close()

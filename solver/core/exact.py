@@ -32,25 +32,10 @@ import numpy as np
 from halfmoon.solver.errors import UnsupportedError
 
 from .game import Game, M, P, Question, Terminal, is_acyclic
+from .verdicts import Limits
 
 SOLVED = "solved"
 UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """When to give up with ``unknown``. None means no limit of that kind."""
-
-    max_positions: int | None = 5_000_000
-    max_seconds: float | None = 60.0
-    max_memory_bytes: int | None = 6 * 1024**3  # resident-set growth during the solve
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "max_positions": self.max_positions,
-            "max_seconds": self.max_seconds,
-            "max_memory_bytes": self.max_memory_bytes,
-        }
 
 
 @dataclass(frozen=True)
@@ -120,8 +105,8 @@ class _Budget:
 
     def check(self, positions: int) -> None:
         limits = self.limits
-        if limits.max_positions is not None and positions > limits.max_positions:
-            raise _LimitHit(f"position limit {limits.max_positions} reached")
+        if limits.nodes is not None and positions > limits.nodes:
+            raise _LimitHit(f"position limit {limits.nodes} reached")
         self.ticks += 1
         if self.ticks % self.every:
             return
@@ -130,11 +115,11 @@ class _Budget:
     def check_now(self) -> None:
         limits = self.limits
         share = self.explore_share if self.exploring else 1.0
-        if limits.max_seconds is not None and self.elapsed() > limits.max_seconds * share:
-            raise _LimitHit(f"time limit {limits.max_seconds:g} s reached")
-        if limits.max_memory_bytes is not None and self.rss0:
-            if _rss_bytes() - self.rss0 > limits.max_memory_bytes * share:
-                raise _LimitHit(f"memory limit {limits.max_memory_bytes} bytes reached")
+        if limits.seconds is not None and self.elapsed() > limits.seconds * share:
+            raise _LimitHit(f"time limit {limits.seconds:g} s reached")
+        if limits.memory_bytes is not None and self.rss0:
+            if _rss_bytes() - self.rss0 > limits.memory_bytes * share:
+                raise _LimitHit(f"memory limit {limits.memory_bytes} bytes reached")
 
 
 def solve(

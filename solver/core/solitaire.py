@@ -143,7 +143,7 @@ def solve_solitaire(
     """Depth-first search for a winning line from `state` (restored to its start on return).
 
     `budgets` is the restart schedule (node budgets per run; the last run may be cut by
-    `limits.node_limit`); None searches once without restarts. Restart k > 0 uses a salt
+    `limits.nodes`); None searches once without restarts. Restart k > 0 uses a salt
     drawn from SplitMix64(`seed`), so runs are reproducible. The verdict is `unknown` only
     when a limit stopped the search before it proved either answer. The first
     `unsalted_runs` runs use the game's own order (salt 0): useful when a game spends
@@ -161,7 +161,7 @@ def solve_solitaire(
     a continuation ends the search with a win.
     """
     started = clock()
-    deadline = Deadline.after(limits.time_limit)
+    deadline = Deadline.after(limits.seconds)
     table = refuted if refuted is not None else RefutedSet(limits.tt_entries)
     asked = oracle_asked if oracle_asked is not None else {}
     rng = SplitMix64(seed)
@@ -258,7 +258,7 @@ def solve_solitaire(
     stopped: str | None = None
     while True:
         budget = next(schedule, None)
-        total_cap = limits.node_limit
+        total_cap = limits.nodes
         if budget is None:
             run_limit = nodes + (total_cap - nodes if total_cap is not None else 1 << 62) + 1
         else:
@@ -287,7 +287,7 @@ def solve_solitaire(
                 state.unmake(move)
             verdict = Verdict.WINNABLE if won else Verdict.UNWINNABLE
             return SearchResult(verdict, line if won else None, nodes, clock() - started, None,
-                                {"runs": runs, "refuted": len(table), "oracle": oracle_stats})
+                                stats={"runs": runs, "refuted": len(table), "oracle": oracle_stats})
         if stopped == "time" or (total_cap is not None and nodes >= total_cap) or budget is None:
             return SearchResult(Verdict.UNKNOWN, None, min(nodes, total_cap or nodes), clock() - started,
-                                stopped, {"runs": runs, "refuted": len(table), "oracle": oracle_stats})
+                                stopped, stats={"runs": runs, "refuted": len(table), "oracle": oracle_stats})

@@ -7,6 +7,7 @@ runner and the HTTP service all speak the same language about budgets.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from enum import Enum
@@ -16,10 +17,14 @@ from halfmoon.solver.errors import LimitError
 
 M = TypeVar("M")
 
-#: Default cap on the transposition set of one solving process (bytes, estimated).
-DEFAULT_TT_BYTES = 256 * 1024 * 1024
 #: Rough size of one stored key in a Python set (an int of ~100 bits plus the slot).
 TT_BYTES_PER_ENTRY = 96
+#: Default memory for a solitaire search's transposition sets when none is given.
+DEFAULT_TT_BYTES = 256 * 1024 * 1024
+#: Upper bounds that keep a limit meaningful (a week of time, 2^62 nodes, 1 TiB).
+MAX_SECONDS = 7 * 24 * 3600.0
+MAX_NODES = 1 << 62
+MAX_MEMORY_BYTES = 1 << 40
 
 
 class Verdict(str, Enum):
@@ -35,28 +40,48 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Limits:
-    """Budgets for one solve. ``None`` means no limit of that kind.
+    """Budgets for one question, the same for every game, method and interface.
 
-    `tt_bytes` caps the transposition set (an estimate from the entry count); hitting it
-    only drops remembered refutations, so it costs speed and never correctness.
+    ``seconds`` is wall-clock time for the whole question; ``nodes`` caps the search's work
+    (search nodes of a solitaire, positions explored by an endgame solver); ``memory_bytes``
+    caps what the search may keep (transposition tables, the explored graph). ``None`` leaves
+    that kind to the game's default (`over`). A limit that is hit gives ``unknown``, never a
+    guess; a memory cap on a solitaire's tables only costs speed.
     """
 
-    time_limit: float | None = None
-    node_limit: int | None = None
-    tt_bytes: int = DEFAULT_TT_BYTES
+    seconds: float | None = None
+    nodes: int | None = None
+    memory_bytes: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise LimitError(f"time limit {self.time_limit!r}: expected a positive number of seconds")
-        if self.node_limit is not None and (isinstance(self.node_limit, bool) or self.node_limit < 1):
-            raise LimitError(f"node limit {self.node_limit!r}: expected a positive whole number")
-        if self.tt_bytes < 0:
-            raise LimitError(f"transposition memory cap {self.tt_bytes!r}: expected bytes >= 0")
+        seconds, nodes, memory = self.seconds, self.nodes, self.memory_bytes
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                    or not 0 < seconds <= MAX_SECONDS:
+                raise LimitError(f"time limit {seconds!r}: expected a positive, finite number of seconds "
+                                 f"(at most {MAX_SECONDS:g})")
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or not 0 < nodes <= MAX_NODES):
+            raise LimitError(f"node limit {nodes!r}: expected a positive whole number (at most 2^62)")
+        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int)
+                                   or not 0 <= memory <= MAX_MEMORY_BYTES):
+            raise LimitError(f"memory limit {memory!r} bytes: expected a whole number from 0 to 1 TiB")
+
+    def over(self, defaults: Limits) -> Limits:
+        """These limits, with every kind left open taken from `defaults`."""
+        return Limits(
+            self.seconds if self.seconds is not None else defaults.seconds,
+            self.nodes if self.nodes is not None else defaults.nodes,
+            self.memory_bytes if self.memory_bytes is not None else defaults.memory_bytes,
+        )
 
     @property
     def tt_entries(self) -> int:
-        """How many keys the transposition set may hold under `tt_bytes`."""
-        return self.tt_bytes // TT_BYTES_PER_ENTRY
+        """How many keys a solitaire's transposition set may hold under `memory_bytes`."""
+        memory = DEFAULT_TT_BYTES if self.memory_bytes is None else self.memory_bytes
+        return memory // TT_BYTES_PER_ENTRY
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seconds": self.seconds, "nodes": self.nodes, "memory_bytes": self.memory_bytes}
 
 
 @dataclass
@@ -80,7 +105,8 @@ class Deadline:
 class SearchResult(Generic[M]):
     """What a search returns: the verdict, a winning line (winnable only) and its effort.
 
-    `stopped` names the limit that ended an `unknown` search ("time", "nodes") or is None.
+    `stopped` names the limit that ended an `unknown` search ("time", "nodes") or is None;
+    `method` is what decided it ("search", "cpsat", or "none" when nothing did).
     """
 
     verdict: Verdict
@@ -88,4 +114,5 @@ class SearchResult(Generic[M]):
     nodes: int
     seconds: float
     stopped: str | None = None
+    method: str = "search"
     stats: dict[str, Any] = field(default_factory=dict, compare=False)

@@ -17,12 +17,11 @@ from typing import Any
 from halfmoon.dealcodes.cards import Card
 from halfmoon.dealcodes.rng import shuffled
 from halfmoon.solver.games.halfmoon.rules import Move, Position, parse_line, replay
-from halfmoon.solver.registry import (
-    GameEntry,
-    _halfmoon_greedy,
-    _halfmoon_key,
-    register,
-)
+from halfmoon.solver import catalogue
+from halfmoon.solver.catalogue import GameInfo
+from halfmoon.solver.core.adapters import Solitaire
+from halfmoon.solver.core.verdicts import Limits, SearchResult, Verdict
+from halfmoon.solver.games.halfmoon.adapter import greedy_score, key
 
 TAG = "TY"
 VERSION = "toy-1"
@@ -37,6 +36,11 @@ class ToyResult:
     method: str
     nodes: int
     seconds: float
+
+    def found(self) -> SearchResult[Move]:
+        """The same answer as the solitaire contract's result."""
+        return SearchResult(Verdict(self.verdict), self.moves, self.nodes, self.seconds,
+                            "nodes" if self.verdict == "unknown" else None, method=self.method)
 
 
 def toy_deal(number: int) -> Position:
@@ -60,8 +64,8 @@ def toy_solve(position: Position, method: str = "dfs", time_limit: float | None 
         nonlocal nodes
         if p.is_won:
             return True
-        key = _halfmoon_key(p)
-        if key in lost:
+        key_ = key(p)
+        if key_ in lost:
             return False
         for move in p.legal_moves():
             nodes += 1
@@ -71,7 +75,7 @@ def toy_solve(position: Position, method: str = "dfs", time_limit: float | None 
             if search(p.apply(move), line):
                 return True
             line.pop()
-        lost.add(key)
+        lost.add(key_)
         return False
 
     line: list[Move] = []
@@ -83,37 +87,43 @@ def toy_solve(position: Position, method: str = "dfs", time_limit: float | None 
                      time.perf_counter() - started)
 
 
-def _solve_with_killers(position: Position, **kwargs: Any) -> ToyResult:
+def _solve_with_killers(position: Position, method: str, limits: Limits, seed: int) -> SearchResult[Move]:
     killers = os.environ.get(KILLERS_ENV, "")
     if killers and str(position) in {str(toy_deal(int(n))) for n in killers.split(",")}:
         os._exit(13)  # a worker dying mid-job, as a crash or the OOM killer would do it
-    return toy_solve(position, **kwargs)
+    return toy_solve(position, method, node_limit=limits.nodes).found()
 
 
-def toy_entry() -> GameEntry:
-    def wins(position: Position, moves: Any) -> bool:
-        try:
-            return replay(position, list(moves)).position.is_won
-        except ValueError:
-            return False
+def _replay(position: Position, line: Any) -> tuple[Position, tuple[Move, ...]]:
+    played = replay(position, line if isinstance(line, str) else list(line))
+    return played.position, played.moves
 
-    return GameEntry(
+
+def toy_entry() -> Solitaire[Position, Move]:
+    return Solitaire(
         tag=TAG,
-        name="Toy Half Moon",
+        name="toy",
+        title="Toy Half Moon",
         solver_version=VERSION,
+        methods=("dfs",),
+        default_limits=Limits(),
         deal=toy_deal,
         code=lambda number: f"TY1-N-{number}",
+        position_from_json=Position.from_json,
+        position_to_json=Position.to_json,
+        describe=lambda position, symbols=False, full=False: str(position),
         solve=_solve_with_killers,
-        format_line=lambda moves: " ".join(map(str, moves)),
         parse_line=lambda text: tuple(parse_line(text)),
-        wins=wins,
+        replay=_replay,
         legal_moves=lambda p: p.legal_moves(),
         apply=lambda p, m: p.apply(m),
         is_won=lambda p: p.is_won,
-        key=_halfmoon_key,
-        greedy_score=_halfmoon_greedy,
-        default_time_limit=None,
+        is_dead=lambda p: p.is_dead,
+        cards=lambda p, m: "+".join(str(p.card_at(place)) for place in m.places),
+        key=key,
+        greedy_score=greedy_score,
     )
 
 
-register(TAG, toy_entry)
+ROW = GameInfo(TAG, "toy", "Toy Half Moon", catalogue.SOLITAIRE, __name__, ("dfs",))
+catalogue.register_solitaire(ROW, toy_entry)

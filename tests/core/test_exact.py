@@ -152,17 +152,17 @@ def test_limits_end_in_unknown() -> None:
     game = SubtractionNim(take=3)
     root = NimPosition(200, 0)
     for method in ("retrograde", "negamax"):
-        result = solve(game, root, WinLoss(0), Limits(max_positions=50), method=method)
+        result = solve(game, root, WinLoss(0), Limits(nodes=50), method=method)
         assert result.status == UNKNOWN and result.value is None
         assert "position limit" in result.reason
         assert [m.value for m in result.moves] == [None, None, None]
-    timed = solve(game, root, WinLoss(0), Limits(max_seconds=0.0, max_positions=None))
+    timed = solve(game, root, WinLoss(0), Limits(seconds=1e-9))
     assert timed.status == UNKNOWN and "time limit" in timed.reason
 
 
 def test_a_line_deeper_than_the_recursion_allowance_is_unknown_not_a_crash() -> None:
     game = SubtractionNim(take=1)  # one stone a move: the line is as long as the pile
-    result = solve(game, NimPosition(60_000, 0), WinLoss(0), Limits(max_positions=None, max_seconds=None), method="negamax")
+    result = solve(game, NimPosition(60_000, 0), WinLoss(0), Limits(nodes=None, seconds=None), method="negamax")
     assert result.status == UNKNOWN and "depth limit" in result.reason
 
 
@@ -181,7 +181,7 @@ def test_partial_graph_proves_what_the_explored_part_decides() -> None:
     chain = {f"B{i}": (1, [f"B{i + 1}"]) for i in range(1, 40)}
     chain["B40"] = (1, ["L"])
     game = GraphGame({"A": (0, ["W", "B1"]), **chain}, {"W": 1, "L": -1})
-    limits = Limits(max_positions=6)
+    limits = Limits(nodes=6)
     win = solve(game, Node("A"), WinLoss(0), limits)
     assert win.status == SOLVED and win.value == 1 and not win.extra["complete"]
     assert [m.value for m in win.moves] == [1, None]  # the chain is not settled

@@ -13,7 +13,9 @@ from click.testing import CliRunner
 
 from halfmoon.cli.main import main
 from halfmoon.dealcodes import SplitMix64
-from halfmoon.solver.core.endgame import adapters, answer, get_adapter
+from halfmoon.solver.catalogue import endgame_adapter as get_adapter
+from halfmoon.solver.catalogue import endgame_adapters as adapters
+from halfmoon.solver.core.report import answer
 from halfmoon.solver.core.exact import Limits, solve, solve_all
 from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 from halfmoon.solver.games.eight_and_a_half.adapter import not_big_loser
@@ -162,7 +164,7 @@ def test_draw_by_endless_play_is_found_and_shown_as_a_repetition():
 def test_limits_end_in_unknown():
     adapter = get_adapter("eight-and-a-half")
     p = adapter.position_from_code("EH1-2-AAAAAAB")
-    solution = solve(G, p, WinLoss(G.to_move(p)), Limits(max_positions=2000))
+    solution = solve(G, p, WinLoss(G.to_move(p)), Limits(nodes=2000))
     assert solution.status == "unknown" and solution.value is None and "position limit" in solution.reason
     assert [str(m.move) for m in solution.moves] == [str(m) for m in G.legal_moves(p)]
 

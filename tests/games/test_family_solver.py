@@ -13,7 +13,7 @@ from halfmoon.solver.games.family.presets import load_preset
 from halfmoon.solver.games.family.rules import Game, Position
 from halfmoon.solver.games.family.search import solve_deal, solve_position
 from halfmoon.solver.games.halfmoon import rules as hm
-from halfmoon.solver.registry import get_game
+from halfmoon.solver.catalogue import solitaire as get_game
 
 HALFMOON = Game(load_preset("halfmoon"))
 

@@ -225,7 +225,7 @@ def two_player_cases():
 def test_two_player_values_agree_with_brute_force(p):
     me = p.to_move
     question = ScoreDifference(me)
-    solution = solve(GOLF, p, question, Limits(max_seconds=60))
+    solution = solve(GOLF, p, question, Limits(seconds=60))
     assert solution.status == "solved"
 
     def value(scores):
@@ -241,7 +241,7 @@ def test_two_player_values_agree_with_brute_force(p):
 @pytest.mark.parametrize("p", list(small_positions(3, 3, 5)), ids=lambda p: f"stock{len(p.stock)}")
 def test_three_player_guaranteed_scores_agree_with_brute_force(p):
     for seat in range(3):
-        solution = solve(GOLF, p, GuaranteedScore(seat), Limits(max_seconds=60))
+        solution = solve(GOLF, p, GuaranteedScore(seat), Limits(seconds=60))
         expected = brute_move_values(p, lambda s, seat=seat: -s[seat], frozenset({seat}))
         assert {str(mv.move): mv.value for mv in solution.moves} == expected
         best = max(expected.values()) if p.to_move == seat else min(expected.values())
@@ -291,15 +291,15 @@ def test_maxn_agrees_with_brute_force(p):
 
 
 def test_adapter_reports_replayed_lines_and_a_maxn_line():
-    from halfmoon.solver.core.endgame import answer
+    from halfmoon.solver.core.report import answer
 
     adapter = ADAPTER
     p = next(small_positions(1, 3, 3))
-    report = answer(adapter, p, Limits(max_seconds=60))
+    report = answer(adapter, p, Limits(seconds=60))
     assert [q["id"] for q in report["questions"]] == [f"player-{s}-guaranteed-score" for s in range(3)]
     assert all(q["status"] == "solved" and q["word"] == f"score {-q['value']}" for q in report["questions"])
-    extra = adapter.extra_answers(p, Limits(max_seconds=60))
+    extra = adapter.extra_answers(p, Limits(seconds=60))
     assert extra[0]["id"] == "maxn-line" and extra[0]["status"] == "solved" and "not a guarantee" in extra[0]["text"]
     two = Position.from_json(HAND_MADE[1])
-    report = answer(adapter, two, Limits(max_seconds=60))
+    report = answer(adapter, two, Limits(seconds=60))
     assert report["questions"][0]["id"] == "score-difference" and adapter.extra_answers(two) == []

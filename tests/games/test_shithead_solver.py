@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from halfmoon.dealcodes import standard_deck
-from halfmoon.solver.core.endgame import answer, get_adapter
+from halfmoon.solver.catalogue import endgame_adapter as get_adapter
+from halfmoon.solver.core.report import answer
 from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
 from halfmoon.solver.core.game import WinLoss, avoid_last
 from halfmoon.solver.games.shithead.kernel import GAME
@@ -32,7 +33,7 @@ def test_agrees_with_brute_force_on_small_tables() -> None:
         p = _random_table(seed)
         if max(len(x) for x in p.face_up + p.face_down) > 3:
             continue
-        result = solve(GAME, p, WinLoss(0), Limits(max_positions=80))
+        result = solve(GAME, p, WinLoss(0), Limits(nodes=80))
         if not result.extra["complete"]:
             continue
         assert result.value == brute_force(GAME, p, WinLoss(0)), p.to_json()
@@ -51,7 +52,7 @@ def test_three_players_coalition_agrees_with_brute_force() -> None:
         if max(len(x) for x in p.face_up + p.face_down) > 3:
             continue
         questions = [avoid_last(s) for s in range(3)]
-        results = solve_all(GAME, p, questions, Limits(max_positions=60))
+        results = solve_all(GAME, p, questions, Limits(nodes=60))
         if not results[0].extra["complete"]:
             continue
         for q, r in zip(questions, results):
@@ -96,7 +97,7 @@ def test_cyclic_draw_is_found_and_matches_path_brute_force() -> None:
 def test_face_down_choices_are_reported_one_by_one() -> None:
     p = Position.from_json({"to_move": 0, "hands": [[], ["9D", "4C"]], "face_down": [["5S", "KS"], ["2C"]],
                             "pile": ["JH"]})
-    report = answer(get_adapter("shithead"), p, Limits(max_positions=100_000))
+    report = answer(get_adapter("shithead"), p, Limits(nodes=100_000))
     q = report["questions"][0]
     notes = {m["move"]: m["note"] for m in q["moves"]}
     assert "5S" in notes["down:1"] and "picked up" in notes["down:1"]
@@ -125,10 +126,10 @@ def test_partial_graphs_give_exact_values_or_unknown_with_bounds() -> None:
             continue
         if exact + bounded >= 12:
             break
-        full = solve(GAME, p, WinLoss(0), Limits(max_positions=30_000))
+        full = solve(GAME, p, WinLoss(0), Limits(nodes=30_000))
         if full.status != SOLVED or full.positions < 400:
             continue
-        part = solve(GAME, p, WinLoss(0), Limits(max_positions=full.positions // 4))
+        part = solve(GAME, p, WinLoss(0), Limits(nodes=full.positions // 4))
         assert not part.extra["complete"]
         if part.status == SOLVED:
             exact += 1
@@ -148,7 +149,7 @@ def test_partial_graphs_give_exact_values_or_unknown_with_bounds() -> None:
 
 def test_limit_gives_unknown_for_a_full_deal() -> None:
     p = Position.from_deal_code("SH1-2-AAAAAAB")
-    result = solve(GAME, p, WinLoss(p.to_move), Limits(max_positions=2_000))
+    result = solve(GAME, p, WinLoss(p.to_move), Limits(nodes=2_000))
     assert result.status == "unknown" and result.value is None and "position limit" in result.reason
     assert result.positions >= 2_000
     assert all(m.value is None for m in result.moves)

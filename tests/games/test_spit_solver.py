@@ -8,7 +8,8 @@ from click.testing import CliRunner
 from test_spit_support import brute_value, pos, random_small_position
 
 from halfmoon.cli.main import main
-from halfmoon.solver.core.endgame import answer, get_adapter
+from halfmoon.solver.catalogue import endgame_adapter as get_adapter
+from halfmoon.solver.core.report import answer
 from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
 from halfmoon.solver.core.game import WinLoss
 from halfmoon.solver.games.spit.policy import ENDGAME_STOCK, play_until_endgame
@@ -28,7 +29,7 @@ from halfmoon.solver.games.spit.search import (
 )
 
 SMALL = [random_small_position(seed) for seed in range(60)] + [random_small_position(1000 + seed, 7, 3) for seed in range(20)]
-LIMITS = Limits(max_positions=200_000, max_seconds=60)
+LIMITS = Limits(nodes=200_000, seconds=60)
 
 
 @pytest.mark.parametrize("method", ["negamax", "retrograde"])

@@ -10,14 +10,9 @@ from test_halfmoon_search import small_layouts
 from halfmoon.dealcodes import deal_halfmoon
 from halfmoon.solver.core.verdicts import Verdict
 from halfmoon.solver.errors import SolverBug, UnsupportedError
-from halfmoon.solver.games.halfmoon.portfolio import (
-    SOLVER_VERSION,
-    SolveResult,
-    hint,
-    reverse_position,
-    solve,
-    verify_line,
-)
+import halfmoon
+from halfmoon.solver.core.verdicts import Limits
+from halfmoon.solver.games.halfmoon.portfolio import SOLVER_VERSION, reverse_position, solve, verify_line
 from halfmoon.solver.games.halfmoon.rules import Position, parse_line, replay
 
 
@@ -34,14 +29,14 @@ SAMPLE = {1: Verdict.WINNABLE, 3: Verdict.WINNABLE, 8: Verdict.WINNABLE,
 @pytest.mark.parametrize("number", sorted(SAMPLE))
 def test_search_and_cpsat_agree_on_a_fixed_sample(number):
     position = deal(number)
-    by_search = solve(position, "search", time_limit=120, node_limit=200_000)
-    by_cpsat = solve(position, "cpsat", time_limit=120)
+    by_search = solve(position, "search", Limits(seconds=120, nodes=200_000))
+    by_cpsat = solve(position, "cpsat", Limits(seconds=120))
     assert by_search.verdict is by_cpsat.verdict is SAMPLE[number]
     for result in (by_search, by_cpsat):
         if result.verdict is Verdict.WINNABLE:
-            assert len(result.moves) == 48 and replay(position, list(result.moves)).position.is_won
+            assert len(result.line) == 48 and replay(position, list(result.line)).position.is_won
         else:
-            assert result.moves is None
+            assert result.line is None
 
 
 def test_unwinnable_deals_with_global_causes_agree():
@@ -50,12 +45,12 @@ def test_unwinnable_deals_with_global_causes_agree():
     for number in (18, 63):
         position = deal(number)
         for method in ("auto", "search", "cpsat"):
-            assert solve(position, method, time_limit=120).verdict is Verdict.UNWINNABLE, (number, method)
+            assert solve(position, method, Limits(seconds=120)).verdict is Verdict.UNWINNABLE, (number, method)
 
 
 def test_reversing_the_piles_keeps_the_verdict_and_reverses_lines():
     position = deal(1)
-    line = solve(position).moves
+    line = solve(position).line
     assert replay(reverse_position(position), list(reversed(line))).position.is_won
     assert reverse_position(reverse_position(position)) == position
 
@@ -63,45 +58,40 @@ def test_reversing_the_piles_keeps_the_verdict_and_reverses_lines():
 def test_same_input_same_line():
     position = deal(12)
     first, second = solve(position), solve(position)
-    assert first.verdict is Verdict.WINNABLE and first.moves == second.moves and first.method == second.method
+    assert first.verdict is Verdict.WINNABLE and first.line == second.line and first.method == second.method
 
 
 def test_limits_give_unknown_never_a_guess():
     hard = deal(0)  # needs hundreds of thousands of nodes
-    result = solve(hard, "search", time_limit=0.05)
-    assert result.verdict is Verdict.UNKNOWN and result.method == "none" and result.moves is None
-    assert solve(hard, "search", node_limit=500).verdict is Verdict.UNKNOWN
-    assert solve(hard, "cpsat", time_limit=0.05).verdict is Verdict.UNKNOWN
-    assert solve(hard, "auto", time_limit=0.05).verdict is Verdict.UNKNOWN
+    result = solve(hard, "search", Limits(seconds=0.05))
+    assert result.verdict is Verdict.UNKNOWN and result.method == "none" and result.line is None
+    assert solve(hard, "search", Limits(nodes=500)).verdict is Verdict.UNKNOWN
+    assert solve(hard, "cpsat", Limits(seconds=0.05)).verdict is Verdict.UNKNOWN
+    assert solve(hard, "auto", Limits(seconds=0.05)).verdict is Verdict.UNKNOWN
 
 
 def test_a_tiny_transposition_cap_changes_nothing_but_speed():
     position = deal(12)
-    assert solve(position, "search", tt_bytes=96 * 50).verdict is Verdict.WINNABLE
+    assert solve(position, "search", Limits(memory_bytes=96 * 50)).verdict is Verdict.WINNABLE
 
 
 def test_result_json_shape():
-    position = deal(1)
-    data = solve(position).to_json("HM1-N-AAAAAAB")
-    assert set(data) == {"code", "verdict", "moves", "method", "nodes", "seconds"}
+    data = halfmoon.solve("HM1-N-AAAAAAB").to_json()
+    assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
+                         "solver_version"}
     assert data["verdict"] == "winnable" and len(data["moves"]) == 48 and data["code"] == "HM1-N-AAAAAAB"
-    assert replay(position, " ".join(data["moves"])).position.is_won
-    lost = solve(deal(171)).to_json()
-    assert "moves" not in lost and lost["verdict"] == "unwinnable" and lost["code"] is None
+    assert data["game"] == "halfmoon" and len(data["cards"]) == 48 and data["cached"] is False
+    assert replay(deal(1), " ".join(data["moves"])).position.is_won
+    lost = halfmoon.solve(deal(171), game="HM").to_json()
+    assert lost["moves"] is None and lost["verdict"] == "unwinnable" and lost["code"] is None
     assert isinstance(SOLVER_VERSION, str) and SOLVER_VERSION
-
-
-def test_stored_results_can_be_rebuilt_positionally():
-    # Other components rebuild results from storage with the five positional fields.
-    result = SolveResult(Verdict.UNKNOWN, None, "none", 0, 0.0)
-    assert result.to_json()["verdict"] == "unknown"
 
 
 def test_bad_method_and_limits_are_value_errors():
     with pytest.raises(UnsupportedError):
         solve(deal(1), method="magic")
     with pytest.raises(ValueError):
-        solve(deal(1), time_limit=-1)
+        solve(deal(1), "auto", Limits(seconds=-1))
 
 
 def test_verify_line_rejects_lines_that_do_not_win():
@@ -117,7 +107,7 @@ def test_verify_line_rejects_lines_that_do_not_win():
 def test_every_method_solves_the_greedy_trap(method):
     position = layout(["5C 6C"], "5D 6D")
     result = solve(position, method)
-    assert result.verdict is Verdict.WINNABLE and replay(position, list(result.moves)).position.is_won
+    assert result.verdict is Verdict.WINNABLE and replay(position, list(result.line)).position.is_won
 
 
 # -- hint ---------------------------------------------------------------------------------
@@ -126,13 +116,13 @@ def test_every_method_solves_the_greedy_trap(method):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_layouts())
 def test_hint_verdicts_match_brute_force(position):
-    result = hint(position, time_limit=30)
+    result = halfmoon.hint(position, game="HM", limits=Limits(seconds=30))
     assert result.verdict is (Verdict.WINNABLE if brute_winnable(position) else Verdict.UNWINNABLE)
-    assert [move for move, _ in result.moves] == position.legal_moves()
-    for move, verdict in result.moves:
+    assert [m.move for m in result.moves] == position.legal_moves()
+    for move, verdict in ((m.move, m.verdict) for m in result.moves):
         assert verdict is (Verdict.WINNABLE if brute_winnable(position.apply(move)) else Verdict.UNWINNABLE)
     if result.verdict is Verdict.WINNABLE and not position.is_won:
-        assert result.best is not None and dict(result.moves)[result.best] is Verdict.WINNABLE
+        assert result.best is not None and {m.move: m.verdict for m in result.moves}[result.best] is Verdict.WINNABLE
         assert replay(position, list(result.line)).position.is_won
     else:
         assert result.best is None
@@ -140,11 +130,11 @@ def test_hint_verdicts_match_brute_force(position):
 
 def test_hint_on_the_greedy_trap_names_the_losing_move():
     position = layout(["5C 6C"], "5D 6D")
-    verdicts = {str(move): verdict for move, verdict in hint(position).moves}
+    verdicts = {str(m.move): m.verdict for m in halfmoon.hint(position, game="HM").moves}
     assert verdicts == {"1+R1": Verdict.WINNABLE, "R1+R2": Verdict.UNWINNABLE}
 
 
 def test_hint_json_shape():
-    data = hint(layout(["5C 6C"], "5D 6D")).to_json("x")
+    data = halfmoon.hint(layout(["5C 6C"], "5D 6D"), game="HM").to_json()
     assert data["verdict"] == "winnable" and data["best"] == "1+R1"
-    assert {"move": "R1+R2", "verdict": "unwinnable"} in data["moves"]
+    assert {"move": "R1+R2", "cards": "5D+6D", "verdict": "unwinnable"} in data["moves"]

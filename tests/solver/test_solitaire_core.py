@@ -90,7 +90,7 @@ def test_verdicts_match_brute_force_and_lines_win(stacks, seed):
 def test_node_limit_gives_unknown_and_restores_the_state():
     stacks = ["abcabc", "cbacba", "abcabc", "cbacbc"]
     game = Stacks(stacks)
-    result = solve_solitaire(game, Limits(node_limit=3))
+    result = solve_solitaire(game, Limits(nodes=3))
     assert result.verdict is Verdict.UNKNOWN and result.stopped == "nodes" and result.line is None
     assert game.key() == (6, 6, 6, 6)
 
@@ -98,13 +98,13 @@ def test_node_limit_gives_unknown_and_restores_the_state():
 def test_time_limit_gives_unknown():
     # Many letters, no way to win, and a refutation table too small to help: a long search.
     stacks = ["ab" * 4] * 6 + ["z"]
-    result = solve_solitaire(Stacks(stacks), Limits(time_limit=0.01, tt_bytes=0))
+    result = solve_solitaire(Stacks(stacks), Limits(seconds=0.01, memory_bytes=0))
     assert result.verdict is Verdict.UNKNOWN and result.stopped == "time"
 
 
 def test_a_tiny_refutation_table_costs_speed_not_correctness():
     stacks = ["abab", "baba", "abba", "aabb"]
-    small = solve_solitaire(Stacks(stacks), Limits(tt_bytes=96 * 4))
+    small = solve_solitaire(Stacks(stacks), Limits(memory_bytes=96 * 4))
     large = solve_solitaire(Stacks(stacks))
     assert small.verdict == large.verdict == (Verdict.WINNABLE if brute(stacks) else Verdict.UNWINNABLE)
 
@@ -119,7 +119,7 @@ def test_refuted_set_keeps_two_generations_under_its_cap():
 
 
 def test_limits_are_validated():
-    for bad in (dict(time_limit=0), dict(time_limit=-1), dict(node_limit=0), dict(tt_bytes=-1)):
+    for bad in (dict(seconds=0), dict(seconds=-1), dict(nodes=0), dict(memory_bytes=-1), dict(seconds=float('nan')), dict(seconds=float('inf'))):
         with pytest.raises(LimitError):
             Limits(**bad)
 

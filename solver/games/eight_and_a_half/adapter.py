@@ -1,4 +1,4 @@
-"""Plugs Eight and a half into `halfmoon endgame eight-and-a-half` (see solver.core.endgame).
+"""Plugs Eight and a half into `halfmoon endgame eight-and-a-half` (see solver.core.adapters).
 
 Positions handed to the core are packed ints (`engine.py`); JSON, codes and text go through the
 readable `Position`. Two players: who goes out first under best play (win/loss, draw = endless
@@ -16,7 +16,7 @@ from halfmoon.dealcodes.eight_and_a_half import (
     MIN_PLAYERS,
     eh_deal_from_code,
 )
-from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 
 from .kernel import GAME, EHOutcome, EightAndAHalf, decode

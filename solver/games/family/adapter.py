@@ -1,48 +1,43 @@
-"""The family's presets as entries of the solver registry (`solver.registry`), by deal-code tag.
+"""The Elevens family in the catalogue: a `Solitaire` record for any rule set, presets by deal-code tag.
 
-`survey`, `generate` and the results store work on any registered solitaire; this builds the
-entry of a preset from its rule file: dealing by the codec's procedure, solving with the
-family search, and replaying lines through the family rules.
+Dealing is the codec's procedure, solving the family search, replaying the family rules. A rule
+file with no deal-code tag still deals by number (the same procedure); its deals are named
+``<name>#<number>`` and its solver version carries a digest of the rules, so stored results
+of different rule files never mix.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import hashlib
+import json
+from functools import lru_cache
+from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes import DealCode
-from halfmoon.solver.errors import MoveError
+from halfmoon.solver.core.adapters import Solitaire
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
 
 from .presets import preset_for_tag
+from .render import draw_position
 from .rules import Game, Move, Position, parse_move, split_line
-from .search import FAMILY_SOLVER_VERSION, FamilyResult, solve_position
+from .schema import RuleSet
+from .search import FAMILY_SOLVER_VERSION, METHODS, solve_position
 
-#: Tags of the presets this package registers (Half Moon registers its dedicated solver).
-FAMILY_TAGS = ("EL", "SE", "TN")
 DEFAULT_TIME_LIMIT = 10.0
+ALL_TIERS = ("easy", "medium", "hard", "expert")
+#: The grid presets are pure chance (docs/rules/elevens-family.md; tested): every way of playing a
+#: deal ends the same, so every winnable deal rates "easy" and `generate` can reach no other tier.
+PURE_CHANCE_TIERS = ("easy",)
+PURE_CHANCE_PRESETS = ("EL", "SE", "TN")
 
 
-def family_entry(tag: str) -> Any:
-    """The registry entry of the preset dealt by `tag` codes (``EL`` Elevens, …)."""
-    from halfmoon.solver.registry import (
-        GameEntry,  # imported here: the registry imports this lazily
-    )
-
-    rules = preset_for_tag(tag)
+def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire[Position, Move]:
+    """The catalogue record of a rule set (a preset or any rule file); `tiers`: the rating tiers its deals reach."""
     game = Game(rules)
+    suits = rules.uses_suits
 
-    def solve(position: Position, method: str = "auto", time_limit: float | None = DEFAULT_TIME_LIMIT,
-              node_limit: int | None = None, **_: Any) -> FamilyResult:
-        return solve_position(rules, position, time_limit=time_limit, node_limit=node_limit, method=method)
-
-    def wins(position: Position, moves: Sequence[Move]) -> bool:
-        try:
-            return game.is_won(game.replay(position, list(moves)).position)
-        except MoveError:
-            return False
-
-    def key(position: Position) -> Any:
+    def key(position: Position) -> Hashable:
         """Places have no geometry: the multiset of what they hold, and the stock."""
-        suits = rules.uses_suits
 
         def form(cards: Sequence[Any]) -> tuple[int, ...]:
             return tuple(c.rank * 4 + c.suit if suits else c.rank for c in cards)
@@ -51,19 +46,49 @@ def family_entry(tag: str) -> Any:
         reserve = sorted(form([c]) for c in position.reserve if c is not None)
         return tuple(piles), tuple(reserve), form(position.stock)
 
-    return GameEntry(
-        tag=rules.tag or tag,
-        name=rules.name,
-        solver_version=FAMILY_SOLVER_VERSION,
+    def replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
+        played = game.replay(position, line if isinstance(line, str) else list(line))
+        return played.position, played.moves
+
+    if rules.tag:
+        tag, version = rules.tag, FAMILY_SOLVER_VERSION
+
+        def code(number: int) -> str:
+            return str(DealCode(tag, 1, "N", number))
+    else:
+        digest = hashlib.sha256(json.dumps(rules.to_json(), sort_keys=True).encode()).hexdigest()[:12]
+        tag, version = "RF", f"{FAMILY_SOLVER_VERSION}+{digest}"
+
+        def code(number: int) -> str:
+            return f"{rules.name}#{number}"
+
+    return Solitaire(
+        tag=tag,
+        name=rules.name.lower().replace(" ", "-"),
+        title=rules.name,
+        solver_version=version,
+        methods=METHODS,
+        default_limits=Limits(seconds=DEFAULT_TIME_LIMIT, memory_bytes=DEFAULT_TT_BYTES),
         deal=game.deal,
-        code=lambda number: str(DealCode(tag, 1, "N", number)),
-        solve=solve,
-        format_line=lambda moves: " ".join(map(str, moves)),
-        parse_line=lambda text: tuple(parse_move(t) for t in split_line(text)),
-        wins=wins,
+        code=code,
+        position_from_json=game.layout_from_json,
+        position_to_json=Position.to_json,
+        describe=lambda position, symbols=False, full=False: draw_position(rules, position, symbols),
+        solve=lambda position, method, limits, seed: solve_position(rules, position, method, limits, seed),
+        parse_line=lambda text: tuple(parse_move(token) for token in split_line(text)),
+        replay=replay,
         legal_moves=game.legal_moves,
         apply=game.apply,
         is_won=game.is_won,
+        is_dead=game.is_dead,
+        cards=lambda position, move: "+".join(str(position.card_at(place)) for place in move.places),
         key=key,
-        default_time_limit=DEFAULT_TIME_LIMIT,
+        tiers=tiers,
+        extra={"rules": rules},
     )
+
+
+@lru_cache(maxsize=None)
+def preset_adapter(tag: str) -> Solitaire[Position, Move]:
+    """The record of the preset dealt by `tag` codes (``EL`` Elevens, ``SE``, ``TN``)."""
+    return adapter_for(preset_for_tag(tag), PURE_CHANCE_TIERS if tag in PURE_CHANCE_PRESETS else ALL_TIERS)

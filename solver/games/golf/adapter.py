@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
 from halfmoon.dealcodes.golf import MAX_PLAYERS, MIN_PLAYERS
-from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import GuaranteedScore, ScoreDifference
 
 from .kernel import GOLF

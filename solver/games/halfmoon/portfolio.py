@@ -19,11 +19,10 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, Verdict
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, SearchResult, Verdict
 from halfmoon.solver.errors import SolverBug, UnsupportedError
 from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
 from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
@@ -41,34 +40,6 @@ SOLVER_VERSION = "hm-solver-3"
 #: hardest of HM1 0-999 take about 10 s of CPU, and a shared machine can stretch that.
 DEFAULT_TIME_LIMIT = 120.0
 METHODS = ("auto", "search", "cpsat")
-
-
-class _Default:
-    def __repr__(self) -> str:
-        return "DEFAULT"
-
-
-DEFAULT: Any = _Default()
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The answer for one position: verdict, a replayed winning line, which method decided."""
-
-    verdict: Verdict
-    moves: tuple[Move, ...] | None
-    method: str  # "search", "cpsat", or "none" (undecided)
-    nodes: int
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    def to_json(self, code: str | None = None) -> dict[str, Any]:
-        """The `solve --json` object (``moves`` only for a winnable verdict)."""
-        data: dict[str, Any] = {"code": code, "verdict": self.verdict.value}
-        if self.verdict is Verdict.WINNABLE and self.moves is not None:
-            data["moves"] = [str(move) for move in self.moves]
-        data.update(method=self.method, nodes=self.nodes, seconds=round(self.seconds, 6))
-        return data
 
 
 #: Whether `auto` lets a search hand expensive subtrees to CP-SAT (the oracle). It paid
@@ -162,7 +133,7 @@ class _Direction:
         self.name = "reversed" if reversed_ else "forward"
         self.seed = seed
         self.tt_bytes = tt_bytes
-        self.table = RefutedSet(Limits(tt_bytes=tt_bytes).tt_entries)
+        self.table = RefutedSet(Limits(memory_bytes=tt_bytes).tt_entries)
         self.state = HalfMoonSearch(self.position)
         self.runs = 0
         self.asked: dict = {}
@@ -194,8 +165,8 @@ class _Direction:
         remaining = self.portfolio.deadline.remaining()
         result = solve_solitaire(
             self.state,
-            Limits(time_limit=None if remaining is None else max(remaining, 1e-3), node_limit=budget,
-                   tt_bytes=self.tt_bytes),
+            Limits(seconds=None if remaining is None else max(remaining, 1e-3), nodes=budget,
+                   memory_bytes=self.tt_bytes),
             budgets=(budget,),
             seed=self.seed,
             refuted=self.table,
@@ -247,7 +218,7 @@ class _Portfolio:
                                                        self.tt_bytes // 2, self.use_oracle, self)
         return found
 
-    def run(self, method: str) -> SolveResult | None:
+    def run(self, method: str) -> SearchResult[Move] | None:
         for kind, budget in _steps(method):
             if self.deadline.expired():
                 return None
@@ -268,8 +239,8 @@ class _Portfolio:
                 verdict, moves, by = decided
                 if verdict is Verdict.WINNABLE:
                     moves = verify_line(self.position, moves or ())
-                return SolveResult(verdict, moves if verdict is Verdict.WINNABLE else None, by, self.nodes, 0.0,
-                                   self.stats)
+                return SearchResult(verdict, moves if verdict is Verdict.WINNABLE else None, self.nodes, 0.0,
+                                    method=by, stats=self.stats)
         return None
 
     def cpsat(self, deterministic: float | None) -> tuple[Verdict, tuple[Move, ...] | None, str] | None:
@@ -300,84 +271,25 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def solve(
-    position: Position,
-    method: str = "auto",
-    time_limit: float | None = DEFAULT,
-    node_limit: int | None = None,
-    seed: int = 0,
-    tt_bytes: int = DEFAULT_TT_BYTES,
-) -> SolveResult:
+def solve(position: Position, method: str = "auto", limits: Limits = Limits(), seed: int = 0) -> SearchResult[Move]:
     """Decide whether `position` can be won, exactly; `unknown` only when a limit is hit.
 
-    `time_limit` is wall-clock seconds for the whole solve (DEFAULT = 120 s, None = no
-    limit); `node_limit` caps search nodes over both directions (CP-SAT is not counted);
-    `tt_bytes` caps the transposition sets. Same position, method, limits and seed give
-    the same verdict and line everywhere unless the wall clock cuts a run short.
+    `limits.seconds` is wall-clock time for the whole solve, `limits.nodes` caps search nodes
+    over both directions (CP-SAT is not counted), `limits.memory_bytes` caps the transposition
+    sets; None is no limit of that kind. Same position, method, limits and seed give the same
+    verdict and line everywhere unless the wall clock cuts a run short.
     """
     _check_method(method)
-    if time_limit is DEFAULT:
-        time_limit = DEFAULT_TIME_LIMIT
-    Limits(time_limit=time_limit, node_limit=node_limit, tt_bytes=tt_bytes)  # validates
+    tt_bytes = DEFAULT_TT_BYTES if limits.memory_bytes is None else limits.memory_bytes
     started = time.perf_counter()
-    portfolio = _Portfolio(position, Deadline.after(time_limit), node_limit, seed, tt_bytes,
+    portfolio = _Portfolio(position, Deadline.after(limits.seconds), limits.nodes, seed, tt_bytes,
                            oracle=method == "auto" and USE_ORACLE)
     with _gc_paused():
         result = portfolio.run(method)
     seconds = time.perf_counter() - started
     if result is None:
-        return SolveResult(Verdict.UNKNOWN, None, "none", portfolio.nodes, seconds, portfolio.stats)
-    return SolveResult(result.verdict, result.moves, result.method, portfolio.nodes, seconds, portfolio.stats)
-
-
-@dataclass(frozen=True)
-class HintResult:
-    """Which moves keep a position winnable: the verdict, every legal move's verdict, a best move.
-
-    `best` is the first move of `line`, a replayed winning continuation (winnable only).
-    """
-
-    verdict: Verdict
-    moves: tuple[tuple[Move, Verdict], ...]
-    best: Move | None
-    line: tuple[Move, ...] | None
-    seconds: float
-
-    def to_json(self, code: str | None = None) -> dict[str, Any]:
-        return {
-            "code": code,
-            "verdict": self.verdict.value,
-            "best": str(self.best) if self.best is not None else None,
-            "line": [str(m) for m in self.line] if self.line is not None else None,
-            "moves": [{"move": str(move), "verdict": verdict.value} for move, verdict in self.moves],
-            "seconds": round(self.seconds, 6),
-        }
-
-
-def hint(position: Position, time_limit: float | None = DEFAULT, seed: int = 0) -> HintResult:
-    """Solve the position and every position one legal move away.
-
-    `time_limit` applies to each of these solves separately. Moves leading to the same
-    search position are solved once. An unwinnable position makes every move unwinnable
-    without further search (a move never creates a win that was not there).
-    """
-    started = time.perf_counter()
-    overall = solve(position, "auto", time_limit, seed=seed)
-    legal = position.legal_moves()
-    verdicts: list[tuple[Move, Verdict]] = []
-    best = overall.moves[0] if overall.moves else None
-    seen: dict[tuple, Verdict] = {}
-    for move in legal:
-        if overall.verdict is Verdict.UNWINNABLE:
-            verdicts.append((move, Verdict.UNWINNABLE))
-            continue
-        after = position.apply(move)
-        probe = HalfMoonSearch(after, projection=False)
-        key = (tuple(probe.h), tuple(probe.free))
-        if key not in seen:
-            if best is not None and move == best:
-                seen[key] = Verdict.WINNABLE
-            else:
-                seen[key] = solve(after, "auto", time_limit, seed=seed).verdict
-        verdicts.append((move, seen[key]))
-    return HintResult(overall.verdict, tuple(verdicts), best, overall.moves, time.perf_counter() - started)
+        stopped = "time" if portfolio.deadline.expired() else "nodes"
+        return SearchResult(Verdict.UNKNOWN, None, portfolio.nodes, seconds, stopped, method="none",
+                            stats=portfolio.stats)
+    return SearchResult(result.verdict, result.line, portfolio.nodes, seconds, method=result.method,
+                        stats=portfolio.stats)

@@ -6,7 +6,7 @@ from typing import Any, Iterator
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
 from halfmoon.dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS
-from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import WinLoss, avoid_last
 
 from .kernel import GAME
@@ -17,7 +17,7 @@ from .rules import EIGHT, Move, Position, apply, can_play, outcome, pile_state, 
 
 
 class ShitheadAdapter:
-    """Plugs Shithead into `halfmoon endgame shithead` (see solver.core.endgame)."""
+    """Plugs Shithead into `halfmoon endgame shithead` (see solver.core.adapters)."""
 
     name = "shithead"
     title = "Shithead"

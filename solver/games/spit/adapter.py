@@ -1,4 +1,4 @@
-"""Plugs Spit into `halfmoon endgame spit` (see solver.core.endgame for the adapter contract).
+"""Plugs Spit into `halfmoon endgame spit` (see solver.core.adapters for the adapter contract).
 
 ``--until endgame`` for Spit: play on with the fixed policy (a uniformly random legal action,
 drawn from SplitMix64 seeded with the seed) until the two stocks together hold at most
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
-from halfmoon.solver.core.endgame import Ask
+from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import WinLoss
 
 from .policy import ENDGAME_STOCK, play_until_endgame, policy_move

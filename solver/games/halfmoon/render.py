@@ -1,4 +1,4 @@
-"""Drawing a Half Moon table as the app arranges it (text only; no rules here).
+"""Drawing a Half Moon table as text, as the app arranges it (no rules here).
 
 The app's arc, open downwards: piles 1-3 up the left side (1 lowest), 4-10 along the
 top from left to right, 11-12 down the right side below the corner; the reserve sits
@@ -8,6 +8,8 @@ inside the arc in two rows of four (R1-R4 above R5-R8).
 from __future__ import annotations
 
 from halfmoon.dealcodes import Card
+
+from .rules import Position
 
 CELL = 7
 # (row, column) of each pile on a 4 x 9 grid, and of each reserve slot.
@@ -46,3 +48,11 @@ def draw_list(piles: tuple[tuple[Card, ...], ...], reserve: tuple[Card | None, .
     ]
     lines.append("   R:     " + " ".join(card_text(card, symbols) for card in reserve))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def describe(position: Position, symbols: bool = False, full: bool = False) -> str:
+    """The arc; with `full`, also every card of every place, bottom → top."""
+    text = draw_table(position.piles, position.reserve, symbols)
+    if full:
+        text += "\n\nPiles, bottom to top (the last card is playable):\n" + draw_list(position.piles, position.reserve, symbols)
+    return text

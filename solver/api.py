@@ -1,0 +1,465 @@
+"""The facade: every question about every game, asked one way (re-exported as `import halfmoon`).
+
+The CLI and the HTTP service call only this module (and use its result types); a new game or
+method becomes available to both by joining the catalogue. Each function takes a deal code of
+any game, a position of the game (its value, or its JSON with ``game=``), or a deal of a
+custom rule file (``rules=``), validates it, and answers with one of the result types of
+`solver.results`, whose ``to_json()`` is the shape the CLI prints and the service sends.
+
+Limits: a `Limits` given here is completed by the game's defaults (a solitaire's own time
+limit, an endgame's 60 s), so every question is bounded. Caching: with a results store, a
+`solve` without an explicit ``method`` or ``seed`` answers from the store when its trust rules
+allow (the answer then says ``cached``); an explicit method or seed always solves afresh.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from halfmoon.dealcodes import DealCode, parse_code
+from halfmoon.dealcodes.codes import known_games, parse_number
+
+from . import catalogue
+from .catalogue import MULTIPLAYER, GameInfo
+from .core.adapters import EndgameAdapter, Solitaire
+from .core.report import DEFAULT_LIMITS as ENDGAME_LIMITS
+from .core.report import answer, play_to_endgame
+from .core.verdicts import Limits, Verdict
+from .errors import InputError, SolverBug, UnsupportedError
+from .results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from .store import ResultStore, StoredResult, open_store
+
+Start = Any  # a deal code, a Deal or Replay, a position value, or a position's JSON (a mapping)
+
+
+@dataclass(frozen=True)
+class _Solitaire:
+    """A solitaire start position, resolved."""
+
+    solitaire: Solitaire[Any, Any]
+    code: str | None
+    number: int | None
+    position: Any
+
+
+@dataclass(frozen=True)
+class _Endgame:
+    """A multiplayer start position, resolved."""
+
+    info: GameInfo
+    adapter: EndgameAdapter
+    code: str | None
+    position: Any
+
+
+def games() -> tuple[GameInfo, ...]:
+    """Every game of the catalogue with its traits (solitaire or multiplayer, questions, methods)."""
+    return catalogue.games()
+
+
+def code(number: int | str, game: str = "HM", variant: str | None = None) -> str:
+    """The deal code of deal `number` (``variant``: e.g. the player count of a multiplayer code)."""
+    tag = catalogue.info(game).tag
+    codec = known_games()[tag]
+    parsed = DealCode(tag, max(codec.versions), (variant or codec.variants[0]).upper(),
+                      number if isinstance(number, int) else parse_number(number))
+    return str(parsed)
+
+
+def number(deal_code: str) -> int:
+    """The deal number of a code (any game)."""
+    return parse_code(deal_code).number
+
+
+# -- resolving what the caller gave ----------------------------------------------------------------
+
+
+def _solitaire_of(game: str | None, rules: str | Path | None) -> Solitaire[Any, Any] | None:
+    if rules is not None:
+        return catalogue.rule_file_solitaire(rules)
+    if game is not None and catalogue.info(game).kind != MULTIPLAYER:
+        return catalogue.solitaire(game)
+    return None
+
+
+def _resolve(start: Start, game: str | None = None, rules: str | Path | None = None) -> _Solitaire | _Endgame:
+    """The game and start position of whatever the caller gave (see `Start`)."""
+    if isinstance(start, (Deal, Replay)):
+        game = game or start.game
+        start, known_code = start.position, start.code
+    else:
+        known_code = None
+    solitaire = _solitaire_of(game, rules)
+    if isinstance(start, int) and not isinstance(start, bool):
+        if solitaire is None:
+            raise InputError("a deal number needs a solitaire: give game= (a tag such as HM) or rules=")
+        return _Solitaire(solitaire, solitaire.code(start), start, solitaire.deal(start))
+    if isinstance(start, str):
+        parsed = parse_code(start)
+        row = catalogue.info(parsed.game)
+        if row.kind == MULTIPLAYER:
+            adapter = catalogue.endgame_adapter(row.tag)
+            return _Endgame(row, adapter, str(parsed), adapter.position_from_code(str(parsed)))
+        if solitaire is None or (rules is None and solitaire.tag != row.tag):
+            if game is not None and catalogue.info(game).tag != row.tag:
+                raise InputError(f"deal code {parsed}: a {row.title} code, but game {game!r} was asked for")
+            solitaire = catalogue.solitaire(row.tag)
+        canonical = solitaire.code(parsed.number)
+        if canonical != str(parsed):
+            raise InputError(f"deal code {parsed}: the {solitaire.title} solver takes codes like {canonical}")
+        return _Solitaire(solitaire, canonical, parsed.number, solitaire.deal(parsed.number))
+    if game is None and rules is None:
+        raise InputError("a position needs its game: give game= (a tag such as HM) or rules=")
+    if solitaire is not None:
+        position = solitaire.position_from_json(start) if isinstance(start, Mapping) else start
+        return _Solitaire(solitaire, known_code, None, position)
+    assert game is not None
+    row = catalogue.info(game)
+    adapter = catalogue.endgame_adapter(row.tag)
+    position = adapter.position_from_json(start) if isinstance(start, Mapping) else start
+    return _Endgame(row, adapter, known_code, position)
+
+
+def _solitaire_start(start: Start, game: str | None, rules: str | Path | None, question: str) -> _Solitaire:
+    found = _resolve(start, game, rules)
+    if isinstance(found, _Endgame):
+        raise UnsupportedError(f"{found.info.title} is a multiplayer game: `{question}` is for solitaires; "
+                               f"ask `endgame` about its positions")
+    return found
+
+
+def _played(solitaire: Solitaire[Any, Any], position: Any, moves: str | Sequence[Any]) -> tuple[Any, tuple[Any, ...]]:
+    if isinstance(moves, str) and not moves.strip():
+        return position, ()
+    return solitaire.replay(position, moves)
+
+
+def _cards(solitaire: Solitaire[Any, Any], position: Any, line: Sequence[Any]) -> tuple[str, ...]:
+    """The cards each move of `line` takes, replaying it through the rules (a failure is a bug)."""
+    cards = []
+    try:
+        for move in line:
+            cards.append(solitaire.cards(position, move))
+            position = solitaire.apply(position, move)
+    except ValueError as error:
+        raise SolverBug(f"{solitaire.title}: a winning line does not replay: {error}") from None
+    if not solitaire.is_won(position):
+        raise SolverBug(f"{solitaire.title}: a winning line does not win when replayed")
+    return tuple(cards)
+
+
+# -- deals and lines ---------------------------------------------------------------------------------
+
+
+def deal(start: Start, *, game: str | None = None, rules: str | Path | None = None) -> Deal:
+    """The dealt position of a code (any game), a deal number (with ``game=`` or ``rules=``), or a layout."""
+    found = _resolve(start, game, rules)
+    if isinstance(found, _Endgame):
+        position = found.position
+        number_ = parse_code(found.code).number if found.code else None
+        return Deal(found.info.name, found.info.title, found.code, number_, position,
+                    _endgame_draw(found.adapter), found.adapter.position_to_json(position))
+    solitaire = found.solitaire
+    return Deal(solitaire.name, solitaire.title, found.code, found.number, found.position, solitaire.describe,
+                solitaire.position_to_json(found.position))
+
+
+def _endgame_draw(adapter: EndgameAdapter) -> Callable[[Any, bool, bool], str]:
+    return lambda position, symbols=False, full=False: adapter.describe(position)
+
+
+def replay(start: Start, moves: str | Sequence[Any] = "", *, game: str | None = None,
+           rules: str | Path | None = None) -> Replay:
+    """Play a line of moves; the first move that cannot be read or played raises `LineError` (with its index)."""
+    found = _resolve(start, game, rules)
+    if isinstance(found, _Endgame):
+        if found.code is None:
+            raise UnsupportedError(f"{found.info.title}: replay takes a deal code and moves")
+        line = moves if isinstance(moves, str) else " ".join(map(str, moves))
+        position = found.adapter.position_from_code(found.code, line)
+        status = "over" if found.adapter.game.terminal(position) is not None else "open"
+        return Replay(found.info.name, found.code, tuple(line.replace(",", " ").split()), position, status, None,
+                      _endgame_draw(found.adapter), found.adapter.position_to_json(position))
+    solitaire = found.solitaire
+    position, played = _played(solitaire, found.position, moves)
+    status = "won" if solitaire.is_won(position) else "dead" if solitaire.is_dead(position) else "open"
+    score = sum(map(solitaire.points, played)) if solitaire.points is not None else None
+    return Replay(solitaire.name, found.code, played, position, status, score, solitaire.describe,
+                  solitaire.position_to_json(position))
+
+
+# -- solving ---------------------------------------------------------------------------------------
+
+
+def _method(solitaire: Solitaire[Any, Any], method: str | None) -> str:
+    if method is None:
+        return solitaire.methods[0]
+    if method not in solitaire.methods:
+        raise UnsupportedError(f"method {method!r}: {solitaire.title} is solved by {', '.join(solitaire.methods)}")
+    return method
+
+
+def _stored_form(solitaire: Solitaire[Any, Any], result: SolveResult, number: int, limits: Limits) -> StoredResult:
+    assert result.code is not None
+    return StoredResult(
+        code=result.code, game=solitaire.tag, number=number, solver_version=solitaire.solver_version,
+        verdict=result.verdict.value,
+        line=solitaire.format_line(result.moves) if result.moves is not None else None,
+        method=result.method, nodes=result.nodes, seconds=result.seconds,
+        time_limit=limits.seconds, node_limit=limits.nodes, stopped=result.stopped,
+    )
+
+
+def _from_stored(solitaire: Solitaire[Any, Any], stored: StoredResult, position: Any) -> SolveResult:
+    moves = solitaire.parse_line(stored.line) if stored.line is not None else None
+    return SolveResult(
+        solitaire.name, stored.code, Verdict(stored.verdict), moves,
+        _cards(solitaire, position, moves) if moves is not None else None,
+        stored.method or "none", stored.nodes, stored.seconds, stored.solver_version, stored.stopped, cached=True,
+    )
+
+
+def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | None, method: str, limits: Limits,
+                    seed: int) -> SolveResult:
+    found = solitaire.solve(position, method, limits, seed)
+    moves = found.line if found.verdict is Verdict.WINNABLE else None
+    return SolveResult(
+        solitaire.name, code, found.verdict, moves, _cards(solitaire, position, moves) if moves is not None else None,
+        found.method, found.nodes, found.seconds, solitaire.solver_version, found.stopped, stats=found.stats,
+    )
+
+
+def solve(
+    start: Start,
+    *,
+    moves: str | Sequence[Any] = "",
+    game: str | None = None,
+    rules: str | Path | None = None,
+    method: str | None = None,
+    limits: Limits | None = None,
+    seed: int | None = None,
+    store: ResultStore | None = None,
+) -> SolveResult:
+    """Whether a solitaire deal or position can be won, exactly, with a winning line replayed through the rules.
+
+    ``unknown`` means a limit was hit (``stopped`` says which), never a guess. With a `store`, a
+    deal asked without ``method`` or ``seed`` is answered from it when its trust rules allow
+    (``cached`` is then true); every fresh answer for a deal code is written to it.
+    """
+    found = _solitaire_start(start, game, rules, "solve")
+    solitaire = found.solitaire
+    chosen = _method(solitaire, method)
+    effective = (limits or Limits()).over(solitaire.default_limits)
+    position, played = _played(solitaire, found.position, moves)
+    keyed = store is not None and found.code is not None and found.number is not None and not played
+    if keyed and method is None and seed is None:
+        assert store is not None and found.code is not None and found.number is not None
+        number_ = found.number
+        hit = store.trusted(found.code, solitaire.solver_version, lambda line: solitaire.line_wins(number_, line),
+                            effective.seconds, effective.nodes)
+        if hit is not None:
+            return _from_stored(solitaire, hit, position)
+    code_ = found.code if not played else None
+    result = _solve_position(solitaire, position, code_, chosen, effective, seed or 0)
+    if keyed:
+        assert store is not None and found.number is not None
+        store.put(_stored_form(solitaire, result, found.number, effective))
+        store.flush()
+    return result
+
+
+def hint(
+    start: Start,
+    *,
+    moves: str | Sequence[Any] = "",
+    game: str | None = None,
+    rules: str | Path | None = None,
+    limits: Limits | None = None,
+    seed: int | None = None,
+) -> HintResult:
+    """After the moves played, which legal moves keep the game winnable (exact: the solver sees every card).
+
+    Solves the position and every position one legal move away (the limits apply to each solve);
+    moves that lead to equal positions are solved once.
+    """
+    found = _solitaire_start(start, game, rules, "hint")
+    solitaire = found.solitaire
+    effective = (limits or Limits()).over(solitaire.default_limits)
+    started = time.perf_counter()
+    position, played = _played(solitaire, found.position, moves)
+    method = solitaire.methods[0]
+    overall = solitaire.solve(position, method, effective, seed or 0)
+    line = overall.line if overall.verdict is Verdict.WINNABLE else None
+    if line is not None:
+        _cards(solitaire, position, line)
+    best = line[0] if line else None
+    seen: dict[Any, Verdict] = {}
+    verdicts = []
+    for move in solitaire.legal_moves(position):
+        if overall.verdict is Verdict.UNWINNABLE:
+            verdict = Verdict.UNWINNABLE  # a move never creates a win that was not there
+        else:
+            child = solitaire.apply(position, move)
+            key = solitaire.key(child)
+            if key not in seen:
+                seen[key] = Verdict.WINNABLE if move == best else solitaire.solve(
+                    child, method, effective, seed or 0).verdict
+            verdict = seen[key]
+        verdicts.append(MoveVerdict(move, solitaire.cards(position, move), verdict))
+    return HintResult(solitaire.name, found.code, len(played), overall.verdict, tuple(verdicts), best, line,
+                      time.perf_counter() - started)
+
+
+# -- endgames -------------------------------------------------------------------------------------
+
+
+def endgame(
+    start: Start,
+    *,
+    game: str | None = None,
+    moves: str = "",
+    until: str | None = None,
+    seed: int = 0,
+    limits: Limits | None = None,
+    method: str = "auto",
+) -> EndgameResult:
+    """The exact answers about a multiplayer position: each question's value, every move's value, a line.
+
+    ``until="endgame"`` first plays the game's fixed seeded policy on to its endgame. A limit
+    ends in ``unknown`` (with the bounds the explored part proves), never a guess.
+    """
+    found = _resolve(start, game, None)
+    if isinstance(found, _Solitaire):
+        raise UnsupportedError(f"{found.solitaire.title} is a solitaire: ask `solve` or `hint` about its deals")
+    adapter, position = found.adapter, found.position
+    if moves.strip():
+        if found.code is None:
+            raise InputError("moves go with a deal code (a position is already the position)")
+        position = adapter.position_from_code(found.code, moves)
+    played: list[str] = []
+    if until is not None:
+        if until != "endgame":
+            raise InputError(f"until {until!r}: expected 'endgame'")
+        position, played = play_to_endgame(adapter, position, seed)
+    effective = (limits or Limits()).over(ENDGAME_LIMITS)
+    report = answer(adapter, position, effective, method)
+    return EndgameResult(found.info.name, adapter.title, tuple(played), report, adapter.describe(position))
+
+
+def endgame_position(start: Start, *, game: str | None = None, moves: str = "", until: str | None = None,
+                     seed: int = 0) -> EndgameResult:
+    """The position `endgame` would solve (after the moves and the policy), without solving it."""
+    found = _resolve(start, game, None)
+    if isinstance(found, _Solitaire):
+        raise UnsupportedError(f"{found.solitaire.title} is a solitaire: `deal` or `replay` shows its positions")
+    adapter, position = found.adapter, found.position
+    if moves.strip():
+        if found.code is None:
+            raise InputError("moves go with a deal code (a position is already the position)")
+        position = adapter.position_from_code(found.code, moves)
+    played: list[str] = []
+    if until == "endgame":
+        position, played = play_to_endgame(adapter, position, seed)
+    report = {"game": adapter.name, "position": adapter.position_to_json(position)}
+    return EndgameResult(found.info.name, adapter.title, tuple(played), report, adapter.describe(position))
+
+
+# -- many deals ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _executor(workers: int | None, dask: str | None) -> Iterator[Any]:
+    from .core.batch import make_source
+
+    source = make_source(workers, dask)
+    try:
+        yield source
+    finally:
+        source.close()
+
+
+def survey_game(game: str = "HM", rules: str | Path | None = None) -> Solitaire[Any, Any]:
+    """The solitaire a survey or a scan for curated deals runs on."""
+    solitaire = _solitaire_of(game if rules is None else None, rules)
+    if solitaire is None:
+        raise UnsupportedError(f"{catalogue.info(game).title} is a multiplayer game: surveys are for solitaires")
+    return solitaire
+
+
+def survey(
+    game: str = "HM",
+    numbers: Iterable[int] = range(1000),
+    *,
+    rules: str | Path | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    store: ResultStore | None = None,
+    limits: Limits | None = None,
+    method: str | None = None,
+    on_result: Callable[..., None] | None = None,
+) -> Any:
+    """Solve every deal in `numbers` (or take it from the store) and count the verdicts (a `SurveyStats`).
+
+    Runs on local worker processes (``workers``, default all cores) or an existing Dask cluster
+    (``dask``: the scheduler's address); resumable through the store.
+    """
+    from .survey import run_survey
+
+    solitaire = survey_game(game, rules)
+    effective = (limits or Limits()).over(solitaire.default_limits)
+    chosen = _method(solitaire, method) if method is not None else None
+    with _executor(workers, dask) as source:
+        return run_survey(solitaire, numbers, source, store=store, limits=effective, method=chosen,
+                          on_result=on_result)
+
+
+def generate(
+    game: str = "HM",
+    count: int = 10,
+    *,
+    tier: str | None = None,
+    numbers: Iterable[int] | None = None,
+    rules: str | Path | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    store: ResultStore | None = None,
+    max_scan: int | None = None,
+    on_scanned: Callable[[int, int], None] | None = None,
+) -> Iterator[Any]:
+    """The first `count` deals of `numbers` (default: from deal 0 up) proved winnable and rated (`Curated`).
+
+    A tier the game's deals cannot reach is refused at once; ``max_scan`` stops the scan after
+    that many deals.
+    """
+    from halfmoon.dealcodes import DEAL_COUNT
+
+    from .survey import run_generate
+
+    solitaire = survey_game(game, rules)
+    if tier is not None and tier not in solitaire.tiers:
+        raise UnsupportedError(
+            f"tier {tier!r}: no deal of {solitaire.title} rates {tier} (its deals rate {', '.join(solitaire.tiers)}"
+            + (": every way of playing a deal ends the same)" if solitaire.tiers == ("easy",) else ")"))
+    with _executor(workers, dask) as source:
+        yield from run_generate(solitaire, numbers if numbers is not None else range(DEAL_COUNT), count, source,
+                                tier=tier, store=store, max_scan=max_scan, on_scanned=on_scanned)
+
+
+__all__ = [
+    "code",
+    "deal",
+    "endgame",
+    "endgame_position",
+    "games",
+    "generate",
+    "hint",
+    "number",
+    "open_store",
+    "replay",
+    "solve",
+    "survey",
+]

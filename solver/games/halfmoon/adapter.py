@@ -1,0 +1,60 @@
+"""Half Moon in the catalogue: dealing, the portfolio solver, the rules and the drawing as one record."""
+
+from __future__ import annotations
+
+from typing import Hashable, Sequence
+
+from halfmoon.dealcodes import DealCode, deal_halfmoon
+from halfmoon.solver.core.adapters import Solitaire
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
+
+from . import portfolio
+from .render import describe
+from .rules import Move, Position, parse_line, replay
+
+
+def key(position: Position) -> Hashable:
+    """Suits never matter in Half Moon: piles as rank strings and the reserve as a sorted rank list."""
+    piles = tuple(bytes(card.rank for card in pile) for pile in position.piles)
+    reserve = bytes(sorted(card.rank for card in position.reserve if card is not None))
+    return piles, reserve
+
+
+def greedy_score(position: Position, move: Move) -> int:
+    """A player's rule of thumb: take from piles (uncovering cards) rather than from the reserve."""
+    return sum(not place.in_reserve for place in move.places)
+
+
+def _replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
+    played = replay(position, line if isinstance(line, str) else list(line))
+    return played.position, played.moves
+
+
+def _cards(position: Position, move: Move) -> str:
+    return "+".join(str(position.card_at(place)) for place in move.places)
+
+
+ADAPTER: Solitaire[Position, Move] = Solitaire(
+    tag="HM",
+    name="halfmoon",
+    title="Half Moon",
+    solver_version=portfolio.SOLVER_VERSION,
+    methods=portfolio.METHODS,
+    default_limits=Limits(seconds=portfolio.DEFAULT_TIME_LIMIT, memory_bytes=DEFAULT_TT_BYTES),
+    deal=lambda number: Position.from_deal(deal_halfmoon(number)),
+    code=lambda number: str(DealCode("HM", 1, "N", number)),
+    position_from_json=Position.from_json,
+    position_to_json=Position.to_json,
+    describe=describe,
+    solve=portfolio.solve,
+    parse_line=lambda text: tuple(parse_line(text)),
+    replay=_replay,
+    legal_moves=Position.legal_moves,
+    apply=Position.apply,
+    is_won=lambda position: position.is_won,
+    is_dead=lambda position: position.is_dead,
+    cards=_cards,
+    key=key,
+    points=lambda move: move.points,
+    greedy_score=greedy_score,
+)
