@@ -21,7 +21,8 @@ from pathlib import Path
 
 from halfmoon.solver.core.batch import LocalPool
 from halfmoon.solver.rating import Rating
-from halfmoon.solver.survey import run_generate, sample_numbers
+from halfmoon.dealcodes import sample_numbers
+from halfmoon.solver.survey import run_generate
 
 SPLIT = (0.40, 0.70, 0.90)  # cumulative shares below medium, hard, expert
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from halfmoon.solver.registry import get_game
 from halfmoon.solver.store import open_store
-from halfmoon.solver.survey import SurveyStats, histogram_svg, parse_range
+from halfmoon.dealcodes import parse_range
+from halfmoon.solver.survey import SurveyStats, histogram_svg
 
 
 def main() -> None:

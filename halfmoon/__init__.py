@@ -12,7 +12,7 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
 """
 
-from halfmoon.dealcodes import DealCode, DealCodeError, parse_code
+from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
 from halfmoon.solver.api import (
     code,
     deal,
@@ -24,6 +24,9 @@ from halfmoon.solver.api import (
     number,
     open_store,
     replay,
+    rule_file,
+    rule_preset_text,
+    rule_presets,
     solve,
     survey,
 )
@@ -45,6 +48,7 @@ from halfmoon.solver.errors import (
 from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
 
 __all__ = [
+    "DEAL_COUNT",
     "Deal",
     "DealCode",
     "DealCodeError",
@@ -77,7 +81,12 @@ __all__ = [
     "number",
     "open_store",
     "parse_code",
+    "parse_range",
     "replay",
+    "rule_file",
+    "rule_preset_text",
+    "rule_presets",
+    "sample_numbers",
     "solve",
     "survey",
 ]

@@ -27,7 +27,7 @@ from . import catalogue
 from .catalogue import MULTIPLAYER, GameInfo
 from .core.adapters import EndgameAdapter, Solitaire
 from .core.report import DEFAULT_LIMITS as ENDGAME_LIMITS
-from .core.report import answer, play_to_endgame
+from .core.report import answer, play_to_endgame, position_report
 from .core.verdicts import Limits, Verdict
 from .errors import InputError, SolverBug, UnsupportedError
 from .results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
@@ -73,6 +73,26 @@ def code(number: int | str, game: str = "HM", variant: str | None = None) -> str
 def number(deal_code: str) -> int:
     """The deal number of a code (any game)."""
     return parse_code(deal_code).number
+
+
+def rule_presets() -> list[str]:
+    """The rule files shipped for the Elevens family (Half Moon, Elevens, Suit Elevens, Tens)."""
+    from .games.family.presets import preset_names
+
+    return preset_names()
+
+
+def rule_file(rules: str | Path) -> Any:
+    """A validated rule set (`RuleSet`) from a rule file (JSON or TOML) or a preset name or tag."""
+    solitaire = catalogue.rule_file_solitaire(rules)
+    return solitaire.extra["rules"]
+
+
+def rule_preset_text(preset: str) -> str:
+    """A preset's rule file exactly as shipped (a start for a rule file of your own)."""
+    from .games.family.presets import preset_text
+
+    return preset_text(preset)
 
 
 # -- resolving what the caller gave ----------------------------------------------------------------
@@ -364,7 +384,7 @@ def endgame_position(start: Start, *, game: str | None = None, moves: str = "", 
     played: list[str] = []
     if until == "endgame":
         position, played = play_to_endgame(adapter, position, seed)
-    report = {"game": adapter.name, "position": adapter.position_to_json(position)}
+    report = position_report(adapter, position)
     return EndgameResult(found.info.name, adapter.title, tuple(played), report, adapter.describe(position))
 
 
@@ -460,6 +480,9 @@ __all__ = [
     "number",
     "open_store",
     "replay",
+    "rule_file",
+    "rule_preset_text",
+    "rule_presets",
     "solve",
     "survey",
 ]
