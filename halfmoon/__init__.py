@@ -15,19 +15,24 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
 from halfmoon.solver.api import (
     code,
+    curated,
+    curation_state,
     deal,
     endgame,
     endgame_position,
+    from_store,
     games,
     generate,
     hint,
     number,
     open_store,
+    rate,
     replay,
     rule_file,
     rule_preset_text,
     rule_presets,
     solve,
+    solver_version,
     survey,
 )
 from halfmoon.solver.catalogue import GameInfo
@@ -45,10 +50,14 @@ from halfmoon.solver.errors import (
     UnknownGameError,
     UnsupportedError,
 )
-from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from halfmoon.solver.rating import TIERS, RatingParams
+from halfmoon.solver.results import CuratedPage, Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
 
 __all__ = [
     "DEAL_COUNT",
+    "TIERS",
+    "CuratedPage",
     "Deal",
     "DealCode",
     "DealCodeError",
@@ -63,18 +72,25 @@ __all__ = [
     "MoveError",
     "MoveVerdict",
     "PositionError",
+    "RatingParams",
     "Replay",
+    "ResultStore",
     "RuleFileError",
     "SolveResult",
     "SolverBug",
     "StoreError",
+    "StoredRating",
+    "StoredResult",
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
     "code",
+    "curated",
+    "curation_state",
     "deal",
     "endgame",
     "endgame_position",
+    "from_store",
     "games",
     "generate",
     "hint",
@@ -82,11 +98,13 @@ __all__ = [
     "open_store",
     "parse_code",
     "parse_range",
+    "rate",
     "replay",
     "rule_file",
     "rule_preset_text",
     "rule_presets",
     "sample_numbers",
     "solve",
+    "solver_version",
     "survey",
 ]
