@@ -22,7 +22,13 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, SearchResult, Verdict
+from halfmoon.solver.core.verdicts import (
+    DEFAULT_TT_BYTES,
+    Deadline,
+    Limits,
+    SearchResult,
+    Verdict,
+)
 from halfmoon.solver.errors import SolverBug, UnsupportedError
 from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
 from halfmoon.solver.games.halfmoon.search import (
