@@ -8,11 +8,13 @@ the game's own values (``str(move)`` is their text); ``cards`` names what each m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from halfmoon.solver.core.verdicts import Limits, Verdict
 from halfmoon.solver.errors import SolverBug
-from halfmoon.solver.store import StoredResult
+
+if TYPE_CHECKING:
+    from halfmoon.solver.store import StoredResult
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class SolveResult:
         `limits`: the limits the solve ran under (default: those the facade recorded), which
         decide when a stored `unknown` may be trusted again.
         """
+        from halfmoon.solver.store import StoredResult
+
         limits = limits or self.limits or Limits()
         if self.code is None:
             raise SolverBug("only a solve of a deal code (no moves played) goes into the results store")
