@@ -78,4 +78,12 @@ def store_for(db_path: str | None, no_cache: bool) -> Any:
 
     store = open_store(db_path)
     click.get_current_context().call_on_close(store.close)
+    warn_if_readonly(store)
     return store
+
+
+def warn_if_readonly(store: Any) -> None:
+    """One line on stderr when the store could be opened only for reading."""
+    if getattr(store, "readonly", False):
+        click.echo(f"warning: results store {store.path} cannot be written: answers are read from it but not saved",
+                   err=True)

@@ -98,8 +98,39 @@ def rule_preset_text(preset: str) -> str:
 
 Rules = Any  # a rule file's path, a preset's name or tag, or a rule set's JSON (a mapping)
 
+#: The most a position, layout or rule set given as JSON may hold: levels of nesting, and values in
+#: all. Real ones are 3-5 levels deep with a few hundred values; checked before anything reads them.
+MAX_JSON_DEPTH = 16
+MAX_JSON_VALUES = 20_000
+
+
+def check_json(data: Any, what: str) -> Any:
+    """Raise InputError when `data` (parsed JSON) nests deeper or holds more than any real input does.
+
+    Iterative, so a hostile input costs one pass over what was already parsed, whatever its shape.
+    """
+    stack = [(data, 1)]
+    values = 0
+    while stack:
+        value, depth = stack.pop()
+        values += 1
+        if values > MAX_JSON_VALUES:
+            raise InputError(f"{what}: more than {MAX_JSON_VALUES} values; no {what} of any game is that large")
+        if isinstance(value, Mapping):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, (list, tuple)):
+            children = value
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise InputError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels; no {what} of any game is")
+        stack.extend((child, depth + 1) for child in children)
+    return data
+
 
 def _solitaire_of(game: str | None, rules: Rules | None) -> Solitaire[Any, Any] | None:
+    if isinstance(rules, Mapping):
+        check_json(rules, "rules")
     if rules is not None:
         return catalogue.rule_file_solitaire(rules)
     if game is not None and catalogue.info(game).kind != MULTIPLAYER:
@@ -133,6 +164,10 @@ def _resolve(start: Start, game: str | None = None, rules: Rules | None = None) 
         if canonical != str(parsed):
             raise InputError(f"deal code {parsed}: the {solitaire.title} solver takes codes like {canonical}")
         return _Solitaire(solitaire, canonical, parsed.number, solitaire.deal(parsed.number))
+    if start is None or isinstance(start, (list, tuple, float, bool, bytes)):
+        raise InputError(f"{str(start)[:40]!r}: expected a deal code, a deal number or a position (a JSON object)")
+    if isinstance(start, Mapping):
+        check_json(start, "position" if solitaire is None and rules is None else "layout")
     if game is None and rules is None:
         raise InputError("a position needs its game: give game= (a tag such as HM) or rules=")
     if solitaire is not None:
@@ -312,6 +347,26 @@ def solve(
     return result
 
 
+#: A hint solves the position and each position one legal move away, each within the limits, and
+#: spends at most this many times the time and node limits in all.
+HINT_TOTAL = 4
+
+
+def _within(limits: Limits, ends: float | None, nodes_left: int | None) -> Limits | None:
+    """`limits` cut to what is left of a total budget (None when nothing is left)."""
+    seconds, nodes = limits.seconds, limits.nodes
+    if ends is not None:
+        left = ends - time.perf_counter()
+        if left <= 0:
+            return None
+        seconds = left if seconds is None else min(seconds, left)
+    if nodes_left is not None:
+        if nodes_left <= 0:
+            return None
+        nodes = nodes_left if nodes is None else min(nodes, nodes_left)
+    return Limits(seconds, nodes, limits.memory_bytes)
+
+
 def hint(
     start: Start,
     *,
@@ -320,19 +375,40 @@ def hint(
     rules: Rules | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
+    total_seconds: float | None = None,
 ) -> HintResult:
     """After the moves played, which legal moves keep the game winnable (exact: the solver sees every card).
 
     Solves the position and every position one legal move away (the limits apply to each solve);
-    moves that lead to equal positions are solved once.
+    moves that lead to equal positions are solved once. The whole hint is bounded too: at most
+    `HINT_TOTAL` times the time and node limits in all (``total_seconds`` sets the time);
+    moves not reached within it are ``unknown``, never guessed.
     """
     found = _solitaire_start(start, game, rules, "hint")
     solitaire = found.solitaire
     effective = (limits or Limits()).over(solitaire.default_limits)
     started = time.perf_counter()
+    if total_seconds is None and effective.seconds is not None:
+        total_seconds = HINT_TOTAL * effective.seconds
+    if total_seconds is not None:
+        Limits(seconds=total_seconds)  # refuses nan, inf and the absurd
+    node_budget = None if effective.nodes is None else HINT_TOTAL * effective.nodes
     position, played = _played(solitaire, found.position, moves)
     method = solitaire.methods[0]
-    overall = solitaire.solve(position, method, effective, seed or 0)
+    ends = None if total_seconds is None else time.perf_counter() + total_seconds
+    first = _within(effective, ends, None) or Limits(total_seconds, effective.nodes, effective.memory_bytes)
+    overall = solitaire.solve(position, method, first, seed or 0)
+    spent = overall.nodes
+
+    def child_verdict(child: Any) -> Verdict:
+        nonlocal spent
+        bounded = _within(effective, ends, None if node_budget is None else node_budget - spent)
+        if bounded is None:
+            return Verdict.UNKNOWN  # the hint's total budget is spent
+        found_ = solitaire.solve(child, method, bounded, seed or 0)
+        spent += found_.nodes
+        return found_.verdict
+
     line = overall.line if overall.verdict is Verdict.WINNABLE else None
     if line is not None:
         _cards(solitaire, position, line)
@@ -346,8 +422,7 @@ def hint(
             child = solitaire.apply(position, move)
             key = solitaire.key(child)
             if key not in seen:
-                seen[key] = Verdict.WINNABLE if move == best else solitaire.solve(
-                    child, method, effective, seed or 0).verdict
+                seen[key] = Verdict.WINNABLE if move == best else child_verdict(child)
             verdict = seen[key]
         verdicts.append(MoveVerdict(move, solitaire.cards(position, move), verdict))
     return HintResult(solitaire.name, found.code, len(played), overall.verdict, tuple(verdicts), best, line,

@@ -407,7 +407,8 @@ def run_survey(
             yield Job(number, (ref, number, limits, method), cost)
 
     try:
-        for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead):
+        idle = store.flush_if_due if store is not None else None
+        for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead, on_idle=idle):
             number = outcome.job.key
             result = checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, limits)
             if store is not None:
@@ -525,7 +526,8 @@ def run_generate(
             yield outbox.popleft()
 
     try:
-        for outcome in run_jobs(rate_deal, jobs(), source, window=window, lookahead=window):
+        idle = store.flush_if_due if store is not None else None
+        for outcome in run_jobs(rate_deal, jobs(), source, window=window, lookahead=window, on_idle=idle):
             index = outcome.job.key
             number = outcome.job.args[1]
             if not outcome.ok:

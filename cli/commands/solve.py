@@ -121,7 +121,7 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
 @game_option
 @rules_option
 @layout_option
-@limit_options(_LIMITS_HELP + "; applies to each position solved")
+@limit_options(_LIMITS_HELP + "; applies to each position solved, and a hint spends at most 4 times it in all")
 @seed_option
 @symbols_option
 @json_option
@@ -130,7 +130,8 @@ def hint(code: str | None, line: str, game: str | None, rules: str | None, layou
          as_json: bool) -> None:
     """Which moves keep the game winnable, after the moves played so far (exact: the solver sees every card).
 
-    Solves the position and every position one legal move away (the limits apply to each).
+    Solves the position and every position one legal move away (the limits apply to each; the
+    whole hint spends at most 4 times them, and moves it did not reach are 'unknown').
     --json prints {"code", "game", "played", "verdict", "best", "line", "moves": [{"move",
     "cards", "verdict"}, …], "seconds"}.
     """

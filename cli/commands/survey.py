@@ -23,6 +23,7 @@ from ..options import (
     no_cache_option,
     quiet_option,
     rules_option,
+    warn_if_readonly,
     workers_option,
 )
 
@@ -46,6 +47,8 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     store = None if no_cache else halfmoon.open_store(db_path)
+    if store is not None:
+        warn_if_readonly(store)
     try:
         yield store
     finally:

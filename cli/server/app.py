@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 from importlib import metadata
 from typing import Any, AsyncIterator
 
-from fastapi import Body, FastAPI, Query
+from fastapi import Body, FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
@@ -35,8 +35,16 @@ import halfmoon
 from . import work
 from .config import ServiceConfig
 from .curate import Curator
-from .errors import ApiError, BodyLimit, WorkerBug, install_error_handlers
-from .flights import Flights, wait_for
+from .errors import (
+    ApiError,
+    BodyLimit,
+    CancelledAs503,
+    ShuttingDown,
+    TokenCheck,
+    WorkerBug,
+    install_error_handlers,
+)
+from .flights import Flights
 from .metrics import Metrics, RequestMetrics
 from .models import (
     CuratedPage,
@@ -81,6 +89,11 @@ def _pending(retry_after: float, reason: str, **head: Any) -> JSONResponse:
     return JSONResponse(body, status_code=202, headers={"Retry-After": str(seconds)})
 
 
+def _client(request: Request) -> str:
+    """Who is asking, for the per-client limit: the peer address."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def _multiplayer() -> dict[str, halfmoon.GameInfo]:
     return {game.name: game for game in halfmoon.games() if game.kind == "multiplayer"}
 
@@ -116,6 +129,57 @@ class Service:
         self.curator: Curator | None = None
         self.versions: dict[str, str] = {}
         self._since: dict[Any, float] = {}
+        self.client_jobs: dict[str, int] = {}  # solver jobs running per client address
+        self.closing = asyncio.Event()
+        self.connection_stats: Any = None  # set by `halfmoon serve`: the connection guards' counters
+
+    def begin_shutdown(self) -> None:
+        """The server is stopping: every request still waiting is answered 503 now."""
+        self.closing.set()
+        if self.curator is not None:
+            self.curator.wake()
+
+    async def await_work(self, task: asyncio.Task[Any], seconds: float) -> bool:
+        """Wait up to `seconds` for `task` (never cancelling it); True when done. Raises ShuttingDown
+        when the server starts stopping meanwhile."""
+        if not task.done():
+            closing = asyncio.ensure_future(self.closing.wait())
+            try:
+                await asyncio.wait({task, closing}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                closing.cancel()
+        if not task.done() and self.closing.is_set():
+            raise ShuttingDown("the service is shutting down; ask again shortly")
+        return task.done()
+
+    def start_work(self, flights: Flights[Any], key: Any, client: str, make: Any) -> asyncio.Task[Any]:
+        """The task for `key`: the one running (joined), or new work if this client has room for it.
+
+        Each client (by address) may have `per_client_jobs` solver jobs running at once, so one
+        client cannot take the whole pool; beyond that it gets 429 with Retry-After.
+        """
+        if flights.running(key):
+            return flights.start(key, make)
+        if self.closing.is_set():
+            raise ShuttingDown("the service is shutting down; ask again shortly")
+        limit = self.config.client_jobs
+        if self.client_jobs.get(client, 0) >= limit:
+            raise ApiError(429, f"this client already has {limit} solver job{'s' * (limit != 1)} running (the most "
+                                f"one client may have); ask again when one is done", "too_many_requests",
+                           "TooManyRequests", {"Retry-After": str(max(1, math.ceil(self.config.wait_default / 2)))})
+        self.client_jobs[client] = self.client_jobs.get(client, 0) + 1
+
+        async def run() -> Any:
+            try:
+                return await make()
+            finally:
+                left = self.client_jobs.get(client, 1) - 1
+                if left > 0:
+                    self.client_jobs[client] = left
+                else:
+                    self.client_jobs.pop(client, None)
+
+        return flights.start(key, run)
 
     async def start(self) -> None:
         # The store and the worker processes start side by side.
@@ -175,6 +239,7 @@ class Service:
                 "config": self.config.to_json(),
             },
             "store": {"path": str(self.store.path), **(await self.store.counts()), "writes": self.store.writes,
+                      "readonly": self.store.readonly, "writes_skipped_readonly": self.store.skipped_writes,
                       "bad_lines_skipped": self.store.bad_lines},
             "requests": self.metrics.snapshot(),
             "solutions": {
@@ -191,7 +256,9 @@ class Service:
                         "skipped_lines": counts["curated.skipped"],
                         "rating_version": self.versions.get("rating_version"),
                         **(self.curator.stats() if self.curator else {})},
-            "pool": self.pool.stats(),
+            "pool": self.pool.stats() | {"clients_with_jobs": len(self.client_jobs),
+                                         "per_client_jobs": self.config.client_jobs},
+            "connections": self.connection_stats() if self.connection_stats is not None else None,
         }
 
 
@@ -224,8 +291,10 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     )
     app.state.service = service
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
-    app.add_middleware(RequestMetrics, metrics=service.metrics)  # outermost: counts the 413s too
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes, timeout=config.body_timeout)
+    app.add_middleware(TokenCheck, token=config.token)
+    app.add_middleware(CancelledAs503)
+    app.add_middleware(RequestMetrics, metrics=service.metrics)  # outermost: counts the 401s, 408s and 413s too
 
     wait_query = Query(None, gt=0, le=config.wait_max,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "
@@ -260,7 +329,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         return JSONResponse(halfmoon.deal(code).to_json())
 
     @app.get("/v1/deals/{code}/solution", response_model=Solution, responses=bad | pending | busy, tags=["deals"])
-    async def solution(code: str = code_path, wait: float | None = wait_query) -> JSONResponse:
+    async def solution(request: Request, code: str = code_path, wait: float | None = wait_query) -> JSONResponse:
         """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`)."""
         canonical = halfmoon.deal(code).code
         assert canonical is not None
@@ -270,8 +339,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             service.metrics.bump("solutions.from_store")
             return JSONResponse(hit.to_json() | {"source": "store"})
         key = ("solve", canonical)
-        task = service.solves.start(key, lambda: service.solve_now(canonical))
-        if await wait_for(task, service.wait(wait)):
+        task = service.start_work(service.solves, key, _client(request), lambda: service.solve_now(canonical))
+        if await service.await_work(task, service.wait(wait)):
             answer = task.result()
             service.metrics.bump("solutions.solved")
             return JSONResponse(answer | {"source": "solver"})
@@ -285,7 +354,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     # -- hints ---------------------------------------------------------------------------------
 
     @app.post("/v1/hint", response_model=HintReply, responses=bad | pending | busy, tags=["deals"])
-    async def hint(request: HintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    async def hint(http: Request, request: HintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
         """Which moves keep the game winnable after the moves played (`halfmoon hint … --json`), any solitaire."""
         if (request.code is None) == (request.layout is None):
             raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
@@ -296,7 +365,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         else:
             start, game = request.code, request.game
         moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
-        played = halfmoon.replay(start, moves, game=game, rules=rules)
+        played = await asyncio.to_thread(halfmoon.replay, start, moves, game=game, rules=rules)  # off the loop
         if played.game in _multiplayer():
             raise halfmoon.UnsupportedError(f"{_multiplayer()[played.game].title} is a multiplayer game: `hint` is "
                                             f"for solitaires; ask `endgame` about its positions")
@@ -308,10 +377,10 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         if answer is None:
             budget = config.hint_time_limit * HINT_POSITIONS
             limits = halfmoon.Limits(seconds=config.hint_time_limit)
-            task = service.hints.start(key, lambda: service.in_pool(
+            task = service.start_work(service.hints, key, _client(http), lambda: service.in_pool(
                 ("hint", key), work.hint_job, played.position_json, worker_game, rules, limits,
                 hard_timeout=2 * budget + 30))
-            if not await wait_for(task, service.wait(wait)):
+            if not await service.await_work(task, service.wait(wait)):
                 service.metrics.bump("hints.pending")
                 return _pending(service.retry_after(("hint", key), budget),
                                 "still solving the position and its moves; the answer is kept: ask again",
@@ -346,6 +415,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             if remaining <= 0:
                 break
             await curator.changed(remaining)
+            if service.closing.is_set():
+                raise ShuttingDown("the service is shutting down; ask again shortly")
         service.metrics.bump("curated.deals", len(page.deals))
         service.metrics.bump("curated.skipped", page.skipped)
         body = page.to_json()
@@ -366,6 +437,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     @app.post("/v1/endgames/{game}", response_model=EndgameReply,
               responses=bad | pending | busy | {404: {"model": ErrorReply}}, tags=["endgames"])
     async def endgame(
+        http: Request,
         game: str = PathParam(description="A multiplayer game, e.g. shithead (GET /v1/endgames lists them)."),
         request: EndgameRequest = Body(...),
         wait: float | None = wait_query,
@@ -383,7 +455,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             start = request.code
             if halfmoon.parse_code(request.code).game != info.tag:
                 raise halfmoon.InputError(f"deal code {request.code}: not a {info.title} code (expected {info.tag}1-…)")
-        shown = halfmoon.endgame_position(start, game=info.name, moves=request.moves)  # reads and plays: no solving
+        shown = await asyncio.to_thread(halfmoon.endgame_position, start, game=info.name,  # reads and plays moves
+                                        moves=request.moves)
         position = shown.report["position"]
         limits = halfmoon.Limits(
             seconds=_capped("max_seconds", request.max_seconds, config.endgame_max_seconds),
@@ -397,10 +470,10 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         source = "memory"
         if answer is None:
             budget = float(limits.seconds or config.endgame_max_seconds)
-            task = service.endgames.start(key, lambda: service.in_pool(
+            task = service.start_work(service.endgames, key, _client(http), lambda: service.in_pool(
                 key, work.endgame_job, info.name, position, request.until, request.seed, limits, request.method,
                 hard_timeout=2 * budget + 60))
-            if not await wait_for(task, service.wait(wait)):
+            if not await service.await_work(task, service.wait(wait)):
                 service.metrics.bump("endgames.pending")
                 return _pending(service.retry_after(key, budget),
                                 "still solving; the answer is kept: ask again", game=info.name)

@@ -390,7 +390,8 @@ def test_body_size_limit(tmp_path):
 
 def test_limit_hit_is_unknown_never_a_guess_and_a_full_pool_is_503(tmp_path):
     # A solve limit of a microsecond runs out before any search: the verdict must say unknown.
-    with make_client(tmp_path / "tight.sqlite3", workers=1, max_queue=1, solve_time_limit=1e-6) as tight:
+    with make_client(tmp_path / "tight.sqlite3", workers=1, max_queue=1, solve_time_limit=1e-6,
+                     per_client_jobs=2) as tight:
         first = tight.get("/v1/deals/HM1-N-AAAAAAC/solution").json()
         assert first["verdict"] == "unknown" and first["source"] == "solver" and first["stopped"] == "time"
         assert first["moves"] is None and first["method"] == "none"
@@ -417,3 +418,18 @@ def test_killed_workers_cost_time_not_answers(client):
     pool = client.get("/v1/stats").json()["pool"]
     assert pool["restarts"] >= 1 and not set(pool["worker_pids"]) & set(pids)
     assert client.get("/v1/deals/HM1-N-AAAAAAB/solution").status_code == 200
+
+
+def test_one_client_cannot_take_the_whole_pool(tmp_path):
+    with make_client(tmp_path / "fair.sqlite3", workers=2, max_queue=8) as fair:
+        assert fair.get("/v1/stats").json()["pool"]["per_client_jobs"] == 1  # workers - 1
+        first = fair.post("/v1/hint", json={"code": "HM1-N-AAAAAAC"}, params={"wait": 0.0001})
+        assert first.status_code == 202
+        second = fair.post("/v1/hint", json={"code": "HM1-N-AAAAAAD"}, params={"wait": 0.0001})
+        error = assert_error(second, 429, "too_many_requests")
+        assert int(second.headers["Retry-After"]) >= 1 and "1 solver job" in error["message"]
+        again = fair.post("/v1/hint", json={"code": "HM1-N-AAAAAAC"}, params={"wait": 0.0001})
+        assert again.status_code == 202  # joining work already running costs nothing more
+        assert fair.get("/v1/deals/HM1-N-AAAAAAD").status_code == 200  # nothing else is limited
+        assert poll(fair, "POST", "/v1/hint", json={"code": "HM1-N-AAAAAAC"}).status_code == 200
+        assert poll(fair, "POST", "/v1/hint", json={"code": "HM1-N-AAAAAAD"}).status_code == 200
