@@ -18,7 +18,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
-    from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
+    from halfmoon.dealcodes import (
+        DEAL_COUNT,
+        DealCode,
+        DealCodeError,
+        code_pattern,
+        parse_code,
+        parse_range,
+        sample_numbers,
+    )
     from halfmoon.solver.api import (
         code,
         curated,
@@ -49,6 +57,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         LimitError,
         LineError,
         MoveError,
+        NotFoundError,
         PositionError,
         RuleFileError,
         SolverBug,
@@ -71,7 +80,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
 #: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
 #: `halfmoon` command, `--help` included) from importing the solvers, numpy or OR-tools up front.
 _HOMES = {
-    **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "parse_code", "parse_range", "sample_numbers"],
+    **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "code_pattern", "parse_code", "parse_range",
+                     "sample_numbers"],
                     "halfmoon.dealcodes"),
     **dict.fromkeys(["code", "curated", "curation_state", "deal", "endgame", "endgame_position", "from_store",
                      "games", "generate", "hint", "number", "open_store", "rate", "replay", "rule_file",
@@ -79,7 +89,8 @@ _HOMES = {
                     "halfmoon.solver.api"),
     "GameInfo": "halfmoon.solver.catalogue",
     **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
-    **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
+    **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "NotFoundError",
+                     "PositionError",
                      "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
                     "halfmoon.solver.errors"),
     **dict.fromkeys(["CuratedPage", "Deal", "EndgameResult", "HintResult", "MoveVerdict", "Replay", "SolveResult"],
@@ -119,6 +130,7 @@ __all__ = [
     "Limits",
     "MoveError",
     "MoveVerdict",
+    "NotFoundError",
     "PositionError",
     "RatingParams",
     "Replay",
@@ -133,6 +145,7 @@ __all__ = [
     "UnsupportedError",
     "Verdict",
     "code",
+    "code_pattern",
     "curated",
     "curation_state",
     "deal",

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from halfmoon.solver.errors import InputError, StoreError
+from halfmoon.solver.errors import InputError, NotFoundError, StoreError
 
 SCHEMA_VERSION = 2  # 2: results.stopped (which limit ended an unknown); version 1 files are upgraded
 DB_ENV = "HALFMOON_DB"
@@ -445,7 +445,7 @@ class ResultStore:
                 (after, solver_version, rating_version),
             ).fetchone()
             if row is None:
-                raise InputError(f"after {after}: not a curated deal of this store (no rating for it)")
+                raise NotFoundError(f"after {after}: not a curated deal of this store (no rating for it)")
             where += " AND (updated > ? OR (updated = ? AND code > ?))"
             args += [row[0], row[0], after]
         args.append(limit)

@@ -62,6 +62,8 @@ def _listen(host: str, port: int) -> socket.socket:
               help="Largest request body accepted (413 beyond).")
 @click.option("--max-queue", type=click.IntRange(min=1), default=None,
               help="Jobs waiting or running in the pool before 503 busy (default: 32 per worker).")
+@click.option("--read-only", "readonly", is_flag=True,
+              help="Serve answers from the store without writing to it (new answers are not saved).")
 @click.option("--per-client-jobs", type=click.IntRange(min=1), default=None,
               help="Solver jobs one client (address) may have running at once; 429 beyond (default: workers - 1, "
                    "at least 1).")
@@ -80,7 +82,7 @@ def _listen(host: str, port: int) -> socket.socket:
 @json_option
 def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
           solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
-          max_body_kb: int, max_queue: int | None, per_client_jobs: int | None, token: str | None,
+          max_body_kb: int, max_queue: int | None, readonly: bool, per_client_jobs: int | None, token: str | None,
           header_timeout: float, body_timeout: float, max_connections: int, log_level: str, access_log: bool,
           as_json: bool) -> None:
     """Serve the HTTP JSON API: deals, solutions, hints, curated deals, endgames.
@@ -117,13 +119,14 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         body_timeout=body_timeout,
         per_client_jobs=per_client_jobs,
         token=token or None,
+        readonly=readonly,
     )
-    with halfmoon.open_store(config.db_path) as store:  # a store that cannot be opened: a one-line error, at once
-        db_path, readonly = store.path, store.readonly
-    config = dataclasses.replace(config, db_path=db_path)
-    if readonly:
+    with halfmoon.open_store(config.db_path, readonly=True if readonly else None) as store:  # a one-line error
+        db_path, cannot_write = store.path, store.readonly                                   # at once if unusable
+    if cannot_write and not readonly:
         click.echo(f"warning: results store {db_path} cannot be written: answers are served from it, new ones "
                    f"are not saved", err=True)
+    config = dataclasses.replace(config, db_path=db_path, readonly=cannot_write)
     if config.token is None and not _loopback(host):
         click.echo(f"warning: listening on {host} beyond this machine with no token: anyone who can reach it can "
                    f"use the solver pool (set --token or $HALFMOON_TOKEN)", err=True)
@@ -168,11 +171,12 @@ def _log_config(uvicorn: Any) -> dict[str, Any]:
     return config
 
 
-#: Connections accepted in one go (asyncio accepts up to the listen backlog per wake-up, before a
-#: connection closed to make room frees its file), and files kept free for the store, the solver
-#: pool's pipes and logging: the connection cap stays this far below the file limit.
+#: Connections accepted in one go: asyncio accepts up to the listen backlog per wake-up, and a
+#: connection closed to make room frees its file only two wake-ups later, so up to three batches
+#: can be open beyond the cap. The cap stays that far below the file limit, plus files for the
+#: store, the solver pool's pipes and logging (measured: EMFILE under load with one batch spare).
 _BACKLOG = 128
-_RESERVED_FILES = _BACKLOG + 64
+_RESERVED_FILES = 3 * _BACKLOG + 64
 
 
 def _file_limit() -> int:

@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from contextlib import asynccontextmanager
 from importlib import metadata
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Literal
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi import Path as PathParam
@@ -47,17 +48,18 @@ from .errors import (
 from .flights import Flights
 from .metrics import Metrics, RequestMetrics
 from .models import (
+    CARD_PATTERN,
     CuratedPage,
     DealLayout,
     EndgameGames,
     EndgameReply,
-    EndgameRequest,
     ErrorReply,
     Health,
     HintReply,
-    HintRequest,
     Pending,
     Solution,
+    endgame_request,
+    hint_request,
 )
 from .pool import SolverPool
 from .storage import StoreGateway
@@ -101,18 +103,99 @@ def _multiplayer() -> dict[str, halfmoon.GameInfo]:
 def _endgame_game(name: str) -> halfmoon.GameInfo:
     """A multiplayer game by name or tag; else 404 with the CLI's message."""
     games = _multiplayer()
-    found = next((g for g in games.values() if name.strip().lower() in (g.name, g.tag.lower())), None)
+    found = next((g for g in games.values() if name.lower() in (g.name, g.tag.lower())), None)
     if found is None:
         raise ApiError(404, f"unknown endgame game {name!r}: expected one of {', '.join(games)}", "not_found",
                        "UnknownGameError")
     return found
 
 
-def _rules(rules: str | dict[str, Any] | None) -> dict[str, Any] | None:
-    """A rule set as JSON: a preset (by name or tag) or the rule set given. The service reads no files."""
-    if rules is None or isinstance(rules, dict):
-        return rules
-    return json.loads(halfmoon.rule_preset_text(rules))  # an unknown preset is a RuleFileError (400)
+# -- the contract: what the OpenAPI schema says is accepted, enforced with the CLI's messages -------------
+
+
+def words_pattern(words: Any) -> str:
+    """A pattern matching exactly one of `words`, any case (Python and ECMAScript alike)."""
+    def one(word: str) -> str:
+        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word)
+
+    return "^(?:" + "|".join(sorted({one(word) for word in words}, key=lambda w: (-len(w), w))) + ")$"
+
+
+class Contract:
+    """The patterns of the API description, built from the catalogue, and the checks that enforce them.
+
+    A value the schema refuses is refused here with the library's own message when it has one
+    (400), so clients can validate before they call and get the CLI's words when they did not.
+    """
+
+    def __init__(self, curated_game: str) -> None:
+        games = halfmoon.games()
+        solitaires = [g for g in games if g.kind != "multiplayer"]
+        multiplayer = [g for g in games if g.kind == "multiplayer"]
+        self.any_code = halfmoon.code_pattern()
+        self.solitaire_code = halfmoon.code_pattern([g.tag for g in solitaires])
+        self.multiplayer_code = halfmoon.code_pattern([g.tag for g in multiplayer])
+        curated = next(g for g in games if curated_game.upper() in (g.tag, g.name.upper()))
+        self.curated_code = halfmoon.code_pattern([curated.tag])
+        self.solitaire_game = words_pattern([w for g in solitaires for w in (g.tag, g.name)])
+        self.endgame_game = words_pattern([w for g in multiplayer for w in (g.tag, g.name)])
+        aliases = []
+        for stem in halfmoon.rule_presets():
+            rules = halfmoon.rule_file(stem)
+            aliases += [stem, rules.name, rules.name.replace(" ", "-")] + ([rules.tag] if rules.tag else [])
+        self.preset = words_pattern(aliases)
+
+    @staticmethod
+    def code(text: str, pattern: str) -> str:
+        """A deal code exactly as the schema describes it (else the library's message, or why not)."""
+        if re.fullmatch(pattern, text):
+            return text
+        halfmoon.parse_code(text)  # raises the CLI's message for a code it cannot read
+        raise halfmoon.InputError(f"deal code {text!r}: expected exactly a code such as HM1-N-AAAAAAB (the game's "
+                                  f"tag, version 1 and its variant; nothing around it)")
+
+    def game(self, text: str) -> str:
+        if re.fullmatch(self.solitaire_game, text):
+            return text
+        names = ", ".join(f"{g.tag} ({g.name})" for g in halfmoon.games() if g.kind != "multiplayer")
+        raise halfmoon.UnknownGameError(f"game {text!r}: expected a solitaire's tag or name: {names}")
+
+    def rules(self, rules: str | dict[str, Any] | None) -> dict[str, Any] | None:
+        """A rule set as JSON: a preset (by name or tag) or the rule set given. The service reads no files."""
+        if rules is None or isinstance(rules, dict):
+            return rules
+        if not re.fullmatch(self.preset, rules):
+            halfmoon.rule_preset_text(rules)  # the library's message for an unknown preset
+            raise halfmoon.RuleFileError(f"rules {rules!r}: expected exactly a preset's name or tag "
+                                         f"({', '.join(halfmoon.rule_presets())})")
+        return json.loads(halfmoon.rule_preset_text(rules))
+
+    @staticmethod
+    def layout(layout: dict[str, Any]) -> None:
+        """The layout schema's shapes and card spellings (the game's own shape is the facade's check)."""
+        if "piles" not in layout and "grid" not in layout:
+            raise halfmoon.PositionError("layout: missing key 'piles' (or 'grid')")
+
+        def cards(where: str, value: Any, most: int, nulls: bool) -> None:
+            if not isinstance(value, list):
+                raise halfmoon.PositionError(f"layout: {where!r} must be a list")
+            if len(value) > most:
+                raise halfmoon.PositionError(f"layout: {where!r} holds {len(value)} items, at most {most}")
+            for index, card in enumerate(value):
+                if card is None and nulls:
+                    continue
+                if not isinstance(card, str) or not re.fullmatch(CARD_PATTERN, card):
+                    raise halfmoon.PositionError(f"layout: {where}[{index}]: expected a card such as '5S' or 'TD', "
+                                                 f"got {str(card)[:20]!r}")
+
+        piles = layout.get("piles", [])
+        if not isinstance(piles, list) or len(piles) > 64:
+            raise halfmoon.PositionError("layout: 'piles' must be a list of at most 64 piles")
+        for number, pile in enumerate(piles):
+            cards(f"piles[{number}]", pile, 104, False)
+        for key, most, nulls in (("reserve", 64, True), ("stock", 416, False), ("grid", 64, True)):
+            if key in layout:
+                cards(key, layout[key], most, nulls)
 
 
 class Service:
@@ -122,7 +205,7 @@ class Service:
         self.config = config
         self.metrics = Metrics()
         self.pool = SolverPool(config.workers, config.max_queue, config.max_attempts)
-        self.store = StoreGateway(config.db_path)
+        self.store = StoreGateway(config.db_path, config.readonly)
         self.solves: Flights[dict[str, Any]] = Flights(0)  # the store remembers solutions
         self.hints: Flights[dict[str, Any]] = Flights(config.hint_cache)
         self.endgames: Flights[dict[str, Any]] = Flights(config.endgame_cache)
@@ -287,7 +370,12 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             "`{\"error\": {status, kind, type, message}}` with the CLI's message."
         ),
         lifespan=lifespan,
-        responses={413: {"model": ErrorReply}, 422: {"model": ErrorReply}, 500: {"model": ErrorReply}},
+        responses={408: {"model": ErrorReply, "description": "The request body did not arrive in time."},
+                   413: {"model": ErrorReply, "description": "The request body is over the server's limit."},
+                   422: {"model": ErrorReply, "description": "The request does not fit this description."},
+                   500: {"model": ErrorReply, "description": "A bug (an incident id; details in the server log)."},
+                   503: {"model": ErrorReply, "description": "Shutting down, the results store unusable, or the "
+                                                             "solver pool full (Retry-After)."}},
     )
     app.state.service = service
     install_error_handlers(app)
@@ -296,12 +384,22 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     app.add_middleware(CancelledAs503)
     app.add_middleware(RequestMetrics, metrics=service.metrics)  # outermost: counts the 401s, 408s and 413s too
 
-    wait_query = Query(None, gt=0, le=config.wait_max,
+    contract = Contract(config.curated_game)
+    HintRequest = hint_request(contract.solitaire_code, contract.solitaire_game, contract.preset)  # noqa: N806
+    EndgameRequest = endgame_request(contract.multiplayer_code, config.endgame_max_seconds,  # noqa: N806
+                                     config.endgame_max_positions)
+
+    wait_query = Query(None, gt=0, le=config.wait_max, allow_inf_nan=False,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "
                                    f"at most {config.wait_max:g}); then 202 and the work goes on.")
-    code_path = PathParam(description="A deal code such as HM1-N-AAAAAAB (any case).", examples=["HM1-N-AAAAAAB"])
+    code_path = PathParam(description="A deal code of any game such as HM1-N-AAAAAAB or SH1-2-AAAAAAB (any case).",
+                          examples=["HM1-N-AAAAAAB"], json_schema_extra={"pattern": contract.any_code})
+    solitaire_path = PathParam(description="A solitaire deal code such as HM1-N-AAAAAAB (any case).",
+                               examples=["HM1-N-AAAAAAB"], json_schema_extra={"pattern": contract.solitaire_code})
     bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
+    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."},
+            429: {"model": ErrorReply, "description": "This client has its share of solver jobs running (Retry-After)."}}
+    missing = {404: {"model": ErrorReply, "description": "No such curated deal (the `after` cursor)."}}
     pending = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     # -- health and stats ----------------------------------------------------------------------
@@ -326,12 +424,12 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     @app.get("/v1/deals/{code}", response_model=DealLayout, responses=bad, tags=["deals"])
     async def deal(code: str = code_path) -> JSONResponse:
         """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it."""
-        return JSONResponse(halfmoon.deal(code).to_json())
+        return JSONResponse(halfmoon.deal(contract.code(code, contract.any_code)).to_json())
 
     @app.get("/v1/deals/{code}/solution", response_model=Solution, responses=bad | pending | busy, tags=["deals"])
-    async def solution(request: Request, code: str = code_path, wait: float | None = wait_query) -> JSONResponse:
+    async def solution(request: Request, code: str = solitaire_path, wait: float | None = wait_query) -> JSONResponse:
         """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`)."""
-        canonical = halfmoon.deal(code).code
+        canonical = halfmoon.deal(contract.code(code, contract.any_code)).code
         assert canonical is not None
         service.metrics.bump("solutions.asked")
         hit = await service.store.from_store(canonical, service.solve_limits())  # a multiplayer code: 400 here
@@ -353,17 +451,31 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     # -- hints ---------------------------------------------------------------------------------
 
+    def body_of(model: Any) -> Any:
+        """Route decorator: the body parameter `request` is of `model`, a class built for this app."""
+        def mark(route: Any) -> Any:
+            route.__annotations__["request"] = model
+            return route
+        return mark
+
     @app.post("/v1/hint", response_model=HintReply, responses=bad | pending | busy, tags=["deals"])
-    async def hint(http: Request, request: HintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    @body_of(HintRequest)
+    async def hint(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
         """Which moves keep the game winnable after the moves played (`halfmoon hint … --json`), any solitaire."""
         if (request.code is None) == (request.layout is None):
             raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
-        rules = _rules(request.rules)
+        if request.code is not None and (request.game is not None or request.rules is not None):
+            raise ApiError(422, "game and rules go with a layout (a deal code names its game)", "bad_request",
+                           "UsageError")
+        if request.game is not None and request.rules is not None:
+            raise ApiError(422, "give the layout's game or its rules, not both", "bad_request", "UsageError")
+        rules = contract.rules(request.rules)
         if request.layout is not None:
+            contract.layout(request.layout)
             start: Any = request.layout
-            game = request.game or ("HM" if rules is None else None)
+            game = contract.game(request.game) if request.game is not None else ("HM" if rules is None else None)
         else:
-            start, game = request.code, request.game
+            start, game = contract.code(request.code, contract.any_code), None
         moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
         played = await asyncio.to_thread(halfmoon.replay, start, moves, game=game, rules=rules)  # off the loop
         if played.game in _multiplayer():
@@ -390,11 +502,14 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     # -- curated deals -------------------------------------------------------------------------
 
-    @app.get("/v1/curated", response_model=CuratedPage, responses=bad | {202: {"model": CuratedPage}}, tags=["deals"])
+    @app.get("/v1/curated", response_model=CuratedPage, responses=bad | missing | {202: {"model": CuratedPage}}, tags=["deals"])
     async def curated(
-        tier: str | None = Query(None, description=f"One of {', '.join(halfmoon.TIERS)}; any tier when left out."),
+        tier: Literal["easy", "medium", "hard", "expert"] | None = Query(
+            None, description="The difficulty tier; any tier when left out."),
         count: int = Query(5, ge=1, le=config.curated_max_count, description="How many deals."),
-        after: str | None = Query(None, description="The `next` code of the previous page."),
+        after: str | None = Query(None, description="The `next` code of the previous page (404 when the store has "
+                                                    "no such curated deal).",
+                                  json_schema_extra={"pattern": contract.curated_code}),
         wait: float | None = wait_query,
     ) -> JSONResponse:
         """Winnable deals rated by difficulty, from the store, generated on demand when too few.
@@ -406,6 +521,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         curator = service.curator
         service.metrics.bump("curated.asked")
         deadline = time.monotonic() + service.wait(wait)
+        if after is not None:
+            contract.code(after, contract.curated_code)
         while True:
             page = await service.store.curated(config.curated_game, tier, after, count, config.rating_params)
             if page.complete:
@@ -436,10 +553,12 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     @app.post("/v1/endgames/{game}", response_model=EndgameReply,
               responses=bad | pending | busy | {404: {"model": ErrorReply}}, tags=["endgames"])
+    @body_of(EndgameRequest)
     async def endgame(
         http: Request,
-        game: str = PathParam(description="A multiplayer game, e.g. shithead (GET /v1/endgames lists them)."),
-        request: EndgameRequest = Body(...),
+        game: str = PathParam(description="A multiplayer game's name or tag, e.g. shithead (GET /v1/endgames lists "
+                                          "them).", json_schema_extra={"pattern": contract.endgame_game}),
+        request: Any = Body(...),
         wait: float | None = wait_query,
     ) -> JSONResponse:
         """The exact endgame answer for a position (`halfmoon endgame GAME --json`)."""
@@ -452,15 +571,15 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
                                "UsageError")
             start: Any = request.position
         else:
-            start = request.code
+            start = contract.code(request.code, contract.any_code)
             if halfmoon.parse_code(request.code).game != info.tag:
                 raise halfmoon.InputError(f"deal code {request.code}: not a {info.title} code (expected {info.tag}1-…)")
         shown = await asyncio.to_thread(halfmoon.endgame_position, start, game=info.name,  # reads and plays moves
                                         moves=request.moves)
         position = shown.report["position"]
         limits = halfmoon.Limits(
-            seconds=_capped("max_seconds", request.max_seconds, config.endgame_max_seconds),
-            nodes=_capped("max_positions", request.max_positions, config.endgame_max_positions),
+            seconds=_capped(request.max_seconds, config.endgame_max_seconds),
+            nodes=_capped(request.max_positions, config.endgame_max_positions),
             memory_bytes=config.endgame_memory_mb * 1024 * 1024,
         )
         service.metrics.bump("endgames.asked")
@@ -480,11 +599,33 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             answer, source = task.result(), "solver"
         return JSONResponse(answer | {"source": source})
 
-    def _capped(name: str, asked: float | int | None, most: float | int) -> Any:
-        if asked is None:
-            return most
-        if asked > most:
-            raise ApiError(400, f"{name} {asked}: this server allows at most {most}", type_="LimitError")
-        return asked
+    def _capped(asked: float | int | None, most: float | int) -> Any:
+        return most if asked is None else asked  # the request model holds it to the server's range
 
+    if config.token is not None:
+        _describe_token(app)
     return app
+
+
+def _describe_token(app: FastAPI) -> None:
+    """The OpenAPI description says that /v1 needs the bearer token (and that 401 answers without it)."""
+    plain = app.openapi
+
+    def with_token() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = plain()
+        schema.setdefault("components", {}).setdefault("securitySchemes", {})["bearer"] = {
+            "type": "http", "scheme": "bearer", "description": "The service's token (--token, $HALFMOON_TOKEN)."}
+        for path, operations in schema.get("paths", {}).items():
+            if not path.startswith("/v1/"):
+                continue
+            for operation in operations.values():
+                operation["security"] = [{"bearer": []}]
+                operation.setdefault("responses", {})["401"] = {
+                    "description": "The token is missing or wrong.",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorReply"}}}}
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = with_token  # type: ignore[method-assign]

@@ -55,6 +55,7 @@ class ServiceConfig:
     body_timeout: float = 10.0  # seconds a request body may take to arrive, in all (408 beyond)
     per_client_jobs: int | None = None  # solver jobs one client may have running (None: workers - 1, at least 1)
     token: str | None = field(default=None, repr=False)  # required as 'Authorization: Bearer …' when set
+    readonly: bool = False  # serve the store without writing to it (also when the file cannot be written)
 
     def __post_init__(self) -> None:
         if self.db_path is not None:

@@ -33,6 +33,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import halfmoon
+
 from .pool import PoolBusy, PoolClosed, WorkerLost
 
 log = logging.getLogger("halfmoon.server")
@@ -153,6 +155,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WorkerBug)
     async def worker_bug(request: Request, error: WorkerBug) -> JSONResponse:
         return internal_error(error, f"{request.method} {request.url.path} (in a solver process)", error.trace)
+
+    @app.exception_handler(halfmoon.NotFoundError)
+    async def not_found(request: Request, error: ValueError) -> JSONResponse:
+        return error_response(404, "not_found", str(error), type(error).__name__)
 
     @app.exception_handler(ValueError)
     async def invalid_input(request: Request, error: ValueError) -> JSONResponse:

@@ -31,22 +31,24 @@ T = TypeVar("T")
 class StoreGateway:
     """Async access to one store file (see the module docstring)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | None, readonly: bool = False) -> None:
         self.path = path
+        self.asked_readonly = readonly
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="store-reader")
         self._local = threading.local()
         self.bad_lines = 0  # stored winning lines that failed to replay on reading (never served)
         self.writes = 0
         self.skipped_writes = 0  # not written: the store is read-only
-        self.readonly = False
+        self.readonly = readonly
 
     # -- plumbing ----------------------------------------------------------------------------
 
     def _store(self) -> halfmoon.ResultStore:
         store = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = halfmoon.open_store(self.path)
+            store = self._local.store = halfmoon.open_store(self.path, readonly=True if self.asked_readonly else None)
+            self.path = store.path
             self.readonly = self.readonly or store.readonly
         return store
 

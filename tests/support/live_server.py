@@ -74,8 +74,10 @@ class LiveServer:
     """``halfmoon serve`` on 127.0.0.1, a free port and store `db` (see the module docstring)."""
 
     def __init__(self, db: Path, *options: str, workers: int = 1, file_limit: int | None = None,
-                 env: dict[str, str] | None = None, ready_seconds: float = 120.0) -> None:
+                 env: dict[str, str] | None = None, ready_seconds: float = 120.0, prefix: tuple[str, ...] = (),
+                 log_path: Path | None = None) -> None:
         self.db = db
+        self.prefix = prefix
         self.options = options
         self.workers = workers
         self.file_limit = file_limit
@@ -85,7 +87,7 @@ class LiveServer:
         self.port = 0
         self.url = ""
         self.info: dict[str, Any] = {}
-        self.stderr_path = db.parent / f"{db.stem}.server.log"
+        self.stderr_path = log_path or db.parent / f"{db.stem}.server.log"
 
     def _limits(self) -> None:
         if self.file_limit is not None:
@@ -94,7 +96,7 @@ class LiveServer:
             resource.setrlimit(resource.RLIMIT_NOFILE, (self.file_limit, self.file_limit))
 
     def __enter__(self) -> LiveServer:
-        command = [sys.executable, "-m", "halfmoon", "serve", "--host", "127.0.0.1", "--port", "0", "--workers",
+        command = [*self.prefix, sys.executable, "-m", "halfmoon", "serve", "--host", "127.0.0.1", "--port", "0", "--workers",
                    str(self.workers), "--db", str(self.db), "--json", "--log-level", "warning", "--no-access-log",
                    *self.options]
         self._stderr = self.stderr_path.open("w")
