@@ -171,8 +171,8 @@ class GolfAdapter:
         """The max^n line for more than two players (labelled: a prediction, not a guarantee)."""
         if position.players <= 2 or position.ended() is not None:
             return []
-        max_positions = getattr(limits, "max_positions", None) or 200_000
-        max_seconds = getattr(limits, "max_seconds", None) or 20.0
+        max_positions = getattr(limits, "nodes", None) or getattr(limits, "max_positions", None) or 200_000
+        max_seconds = getattr(limits, "seconds", None) or getattr(limits, "max_seconds", None) or 20.0
         result = maxn(position, max_positions, max_seconds)
         line = []
         p = position
