@@ -16,6 +16,10 @@ from halfmoon.solver.games.halfmoon.portfolio import SOLVER_VERSION, reverse_pos
 from halfmoon.solver.games.halfmoon.rules import Position, parse_line, replay
 
 
+# Every test here runs with both engines (the compiled kernel and the Python reference).
+pytestmark = pytest.mark.usefixtures("hm_engine")
+
+
 def deal(number: int) -> Position:
     return Position.from_deal(deal_halfmoon(number))
 

@@ -8,7 +8,9 @@ from halfmoon.dealcodes import DealCode, deal_halfmoon
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
 
-from . import portfolio
+from halfmoon.dealcodes.rng import SplitMix64
+
+from . import kernel, portfolio
 from .render import describe
 from .rules import Move, Position, parse_line, replay
 
@@ -28,6 +30,16 @@ def greedy_score(position: Position, move: Move) -> int:
 def _replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
     played = replay(position, line if isinstance(line, str) else list(line))
     return played.position, played.moves
+
+
+def playouts(position: Position, rng: SplitMix64, count: int, greedy: bool) -> int | None:
+    """`count` of the rating's playouts from `position` in the kernel, drawing from `rng` exactly as
+    `rating.playout` does (same legal-move order, same greedy rule, same draws); None when the
+    Python engine is in use, so that the rating plays them through the rules instead."""
+    if kernel.resolve(None) != "native":
+        return None
+    wins, rng.state = kernel.playouts(position.piles, position.reserve, rng.state, count, greedy)
+    return wins
 
 
 def _cards(position: Position, move: Move) -> str:
@@ -57,4 +69,5 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     key=key,
     points=lambda move: move.points,
     greedy_score=greedy_score,
+    extra={"playouts": playouts},  # the rating's fast path (solver/rating.py)
 )

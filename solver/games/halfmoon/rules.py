@@ -310,6 +310,42 @@ def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
     return Replay(start, tuple(played), position)
 
 
+def replay_wins(start: Position, moves: Iterable[Move]) -> bool:
+    """Whether `moves`, played in turn from `start`, are all legal and remove every card.
+
+    The same checks as `Position.apply` (the place exists and holds a card, the cards form a
+    pair summing to 11 or a jack, queen and king) on a scratch copy of the table, without
+    building a position per move: the solvers check every winning line with it. `replay`
+    says what is wrong with a line that fails.
+    """
+    piles = [list(pile) for pile in start.piles]
+    reserve = list(start.reserve)
+    npiles, nslots = len(piles), len(reserve)
+    for move in moves:
+        places = move.places
+        cards = []
+        for in_reserve, index in places:
+            if in_reserve:
+                card = reserve[index] if index < nslots else None
+            else:
+                pile = piles[index] if index < npiles else None
+                card = pile[-1] if pile else None
+            if card is None:
+                return False
+            cards.append(card)
+        if len(cards) == 2:
+            if cards[0].rank + cards[1].rank != 11 or cards[0].rank >= JACK or cards[1].rank >= JACK:
+                return False
+        elif sorted(card.rank for card in cards) != [JACK, QUEEN, KING]:
+            return False
+        for in_reserve, index in places:
+            if in_reserve:
+                reserve[index] = None
+            else:
+                piles[index].pop()
+    return not any(piles) and all(card is None for card in reserve)
+
+
 def won_score(position: Position) -> int:
     """The score a won game from `position` earns in all (520 for a full deal)."""
     cards = position.all_cards()
