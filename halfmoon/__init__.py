@@ -21,19 +21,24 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
     from halfmoon.solver.api import (
         code,
+        curated,
+        curation_state,
         deal,
         endgame,
         endgame_position,
+        from_store,
         games,
         generate,
         hint,
         number,
         open_store,
+        rate,
         replay,
         rule_file,
         rule_preset_text,
         rule_presets,
         solve,
+        solver_version,
         survey,
     )
     from halfmoon.solver.catalogue import GameInfo
@@ -51,23 +56,36 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         UnknownGameError,
         UnsupportedError,
     )
-    from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+    from halfmoon.solver.rating import TIERS, RatingParams
+    from halfmoon.solver.results import (
+        CuratedPage,
+        Deal,
+        EndgameResult,
+        HintResult,
+        MoveVerdict,
+        Replay,
+        SolveResult,
+    )
+    from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
 
 #: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
 #: `halfmoon` command, `--help` included) from importing the solvers, numpy or OR-tools up front.
 _HOMES = {
     **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "parse_code", "parse_range", "sample_numbers"],
                     "halfmoon.dealcodes"),
-    **dict.fromkeys(["code", "deal", "endgame", "endgame_position", "games", "generate", "hint", "number",
-                     "open_store", "replay", "rule_file", "rule_preset_text", "rule_presets", "solve", "survey"],
+    **dict.fromkeys(["code", "curated", "curation_state", "deal", "endgame", "endgame_position", "from_store",
+                     "games", "generate", "hint", "number", "open_store", "rate", "replay", "rule_file",
+                     "rule_preset_text", "rule_presets", "solve", "solver_version", "survey"],
                     "halfmoon.solver.api"),
     "GameInfo": "halfmoon.solver.catalogue",
     **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
     **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
                      "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
                     "halfmoon.solver.errors"),
-    **dict.fromkeys(["Deal", "EndgameResult", "HintResult", "MoveVerdict", "Replay", "SolveResult"],
+    **dict.fromkeys(["CuratedPage", "Deal", "EndgameResult", "HintResult", "MoveVerdict", "Replay", "SolveResult"],
                     "halfmoon.solver.results"),
+    **dict.fromkeys(["RatingParams", "TIERS"], "halfmoon.solver.rating"),
+    **dict.fromkeys(["ResultStore", "StoredRating", "StoredResult"], "halfmoon.solver.store"),
 }
 
 
@@ -86,6 +104,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "DEAL_COUNT",
+    "TIERS",
+    "CuratedPage",
     "Deal",
     "DealCode",
     "DealCodeError",
@@ -100,18 +120,25 @@ __all__ = [
     "MoveError",
     "MoveVerdict",
     "PositionError",
+    "RatingParams",
     "Replay",
+    "ResultStore",
     "RuleFileError",
     "SolveResult",
     "SolverBug",
     "StoreError",
+    "StoredRating",
+    "StoredResult",
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
     "code",
+    "curated",
+    "curation_state",
     "deal",
     "endgame",
     "endgame_position",
+    "from_store",
     "games",
     "generate",
     "hint",
@@ -119,11 +146,13 @@ __all__ = [
     "open_store",
     "parse_code",
     "parse_range",
+    "rate",
     "replay",
     "rule_file",
     "rule_preset_text",
     "rule_presets",
     "sample_numbers",
     "solve",
+    "solver_version",
     "survey",
 ]
