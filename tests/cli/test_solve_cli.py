@@ -21,7 +21,8 @@ def test_solve_json_line_replays():
     result = run("solve", "hm1-n-aaaaaab", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"code", "verdict", "moves", "method", "nodes", "seconds"}
+    assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
+                         "solver_version"}
     assert data["code"] == "HM1-N-AAAAAAB" and data["verdict"] == "winnable" and len(data["moves"]) == 48
     start = Position.from_deal(deal_from_code("HM1-N-AAAAAAB"))
     assert replay(start, ", ".join(data["moves"])).position.is_won
@@ -41,7 +42,7 @@ def test_solve_many_codes_from_arguments_and_stdin_one_json_per_line():
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [row["code"] for row in rows] == ["HM1-N-AAAAAAB", "HM1-N-AAAAAGP", "HM1-N-AAAAAHL"]
     assert [row["verdict"] for row in rows] == ["winnable", "unwinnable", "unwinnable"]  # deals 1, 171, 193
-    assert "moves" not in rows[1]
+    assert rows[1]["moves"] is None and rows[1]["cards"] is None
 
 
 def test_solve_layout_file(tmp_path):
@@ -63,7 +64,27 @@ def test_solve_errors_are_one_line_exit_3():
     result = run("solve", "HM1-N-AAAA1AB")
     assert result.exit_code == 3 and result.output.strip().count("\n") == 0 and "position 5" in result.output
     assert run("solve").exit_code == 2
-    assert run("solve", "HM1-N-AAAAAAB", "--time-limit", "0").exit_code == 2
+    for bad in ("0", "-1", "nan", "inf"):
+        assert run("solve", "HM1-N-AAAAAAB", "--time-limit", bad).exit_code == 2, bad
+
+
+def test_a_batch_goes_on_past_a_bad_line_and_skips_comments():
+    lines = "HM1-N-AAAAAAB\nbad\n# note\n\nHM1-N-AAAAAAC  # trailing comment\n"
+    result = runner.invoke(main, ["solve", "-", "--json", "--no-cache"], input=lines)
+    assert result.exit_code == 3
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row.get("code") for row in rows] == ["HM1-N-AAAAAAB", None, "HM1-N-AAAAAAC"]
+    error = rows[1]["error"]
+    assert error["input"] == "bad" and error["line"] == 2 and error["kind"] == "invalid_input" and "bad" in error["message"]
+
+
+def test_solve_a_range_of_deals_of_any_solitaire():
+    result = run("solve", "--range", "0:3", "--game", "EL", "--json", "--no-cache")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [row["code"] for row in rows] == ["EL1-N-AAAAAAA", "EL1-N-AAAAAAB", "EL1-N-AAAAAAC"]
+    assert {row["game"] for row in rows} == {"elevens"} and all(row["verdict"] != "unknown" for row in rows)
+    assert run("solve", "--range", "0:3").exit_code == 2
 
 
 def test_hint_json_and_text():
@@ -74,7 +95,7 @@ def test_hint_json_and_text():
     assert {row["verdict"] for row in data["moves"]} <= {"winnable", "unwinnable", "unknown"}
     assert any(row["move"] == data["best"] and row["verdict"] == "winnable" for row in data["moves"])
     text = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10")
-    assert "after 1 moves: winnable" in text.output and "best move:" in text.output
+    assert "after 1 move: winnable" in text.output and "best move:" in text.output
 
 
 def test_hint_on_a_layout_and_bad_moves(tmp_path):
