@@ -327,6 +327,7 @@ ctypedef struct ClassSolver:
     uint64_t funit           # the balance of the class: see Search.__init__)
     Table memo               # tag = the answer
     long long solves
+    void *block              # the one allocation behind hmap, part, aseq and abelow
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -361,6 +362,7 @@ cdef class Search:
     cdef int nres
     cdef int *res0                  # the reserve as dealt (ranks, 0 for an empty slot)
     cdef int plen[MAXP]
+    cdef int *pblock                # one allocation behind prank and pbelow
     cdef int *prank[MAXP]           # ranks bottom -> top
     cdef int *pbelow[MAXP]          # (plen + 1) * 14: cards of each rank under the top at each height
     cdef int h[MAXP]
@@ -421,6 +423,7 @@ cdef class Search:
         self.sort_buf = NULL
         self.table.slots = NULL
         self.res0 = NULL
+        self.pblock = NULL
         for i in range(MAXP):
             self.prank[i] = NULL
             self.pbelow[i] = NULL
@@ -434,6 +437,7 @@ cdef class Search:
         the class memos' (`search.MEMO_CAP`). Raises `Unsupported` for a layout it cannot pack.
         """
         cdef int i, j, r, n, total, cls, nfields, words
+        cdef size_t size
         cdef int widths[MAXP + 6]
         cdef int owners[MAXP + 6]
         cdef int fword[MAXP + 6]
@@ -464,14 +468,23 @@ cdef class Search:
                 self.free_[r] += 1
                 self.rank_left[r] += 1
         total = 0
+        size = 0
+        for i in range(self.npiles):
+            n = len(piles[i])
+            self.plen[i] = n
+            size += (n + 1) + (n + 2) * 14
+        self.pblock = <int *>calloc(size + 1, sizeof(int))
+        if self.pblock == NULL:
+            raise MemoryError()
+        size = 0
+        for i in range(self.npiles):
+            n = self.plen[i]
+            self.prank[i] = self.pblock + size
+            self.pbelow[i] = self.pblock + size + n + 1
+            size += (n + 1) + (n + 2) * 14
         for i in range(self.npiles):
             pile = piles[i]
-            n = len(pile)
-            self.plen[i] = n
-            self.prank[i] = <int *>malloc((n + 1) * sizeof(int))
-            self.pbelow[i] = <int *>calloc((n + 2) * 14, sizeof(int))
-            if self.prank[i] == NULL or self.pbelow[i] == NULL:
-                raise MemoryError()
+            n = self.plen[i]
             for j in range(n):
                 r = rank_of(pile[n - 1 - j] if reverse else pile[j])
                 if not r:
@@ -533,8 +546,8 @@ cdef class Search:
         if self.moved == NULL or self.frames == NULL or self.path == NULL or self.cs == NULL:
             raise MemoryError()
         self.nmoved = 0
-        self.mv_cap = 1024
-        self.src_cap = 4096
+        self.mv_cap = 256
+        self.src_cap = 1024
         self.mv = <MoveRef *>malloc(self.mv_cap * sizeof(MoveRef))
         self.src = <int *>malloc(self.src_cap * sizeof(int))
         self.sort_cap = 256
@@ -555,10 +568,8 @@ cdef class Search:
         self.runs = 0
 
     def __dealloc__(self):
-        cdef int i, c
-        for i in range(MAXP):
-            free(self.prank[i])
-            free(self.pbelow[i])
+        cdef int c
+        free(self.pblock)
         if self.cs != NULL:
             for c in range(6):
                 self._free_class(&self.cs[c])
@@ -696,18 +707,10 @@ cdef class Search:
     # -- class solvers (ClassSolver) ---------------------------------------------------------------
 
     cdef void _free_class(self, ClassSolver *c) noexcept:
-        cdef int i
         if not c.ready:
             return
-        for i in range(MAXP):
-            free(c.hmap[i])
-            free(c.part[i])
-            free(c.aseq[i])
-            free(c.abelow[i])
-            c.hmap[i] = NULL
-            c.part[i] = NULL
-            c.aseq[i] = NULL
-            c.abelow[i] = NULL
+        free(c.block)
+        c.block = NULL
         table_free(&c.memo)
         c.ready = False
 
@@ -720,6 +723,9 @@ cdef class Search:
         """
         cdef ClassSolver *c = &self.cs[cls]
         cdef int i, j, a, height, count, cc, n, r, idx, words
+        cdef size_t words_needed, ints_needed
+        cdef uint64_t *wp
+        cdef int *ip
         cdef int index_of[14]
         cdef int widths[MAXP + 1]
         cdef int fword[MAXP + 1]
@@ -731,12 +737,10 @@ cdef class Search:
             c.ranks[j] = CLASS_RANKS[cls][j]
             index_of[c.ranks[j]] = j
         for i in range(MAXP):
-            c.hmap[i] = NULL
-            c.part[i] = NULL
-            c.aseq[i] = NULL
-            c.abelow[i] = NULL
             c.act_of[i] = -1
             c.seq0[i] = -1
+        c.block = NULL
+        c.memo.slots = NULL
         c.ready = True  # from here on, _free_class releases what was allocated
         c.na = 0
         for i in range(self.npiles):
@@ -758,18 +762,32 @@ cdef class Search:
             c.cunit[a] = (<uint64_t>1) << fshift[a]
         c.fword = fword[c.na]
         c.funit = (<uint64_t>1) << fshift[c.na]
+        # One block for every table of the class: the key parts first (8-byte aligned), then ints.
+        words_needed = 0
+        ints_needed = 0
+        for i in range(self.npiles):
+            words_needed += 2 * (self.plen[i] + 1)
+            ints_needed += self.plen[i] + 1
+        for a in range(c.na):
+            ints_needed += c.alen[a] + (c.alen[a] + 2) * 3
+        c.block = calloc(words_needed * sizeof(uint64_t) + ints_needed * sizeof(int), 1)
+        if c.block == NULL:
+            raise MemoryError()
+        wp = <uint64_t *>c.block
+        ip = <int *>(wp + words_needed)
+        for i in range(self.npiles):
+            c.part[i] = wp
+            wp += 2 * (self.plen[i] + 1)
+            c.hmap[i] = ip
+            ip += self.plen[i] + 1
+        for a in range(c.na):
+            c.aseq[a] = ip
+            ip += c.alen[a]
+            c.abelow[a] = ip
+            ip += (c.alen[a] + 2) * 3
         for i in range(self.npiles):
             n = self.plen[i]
-            c.hmap[i] = <int *>calloc(n + 1, sizeof(int))
-            c.part[i] = <uint64_t *>calloc(2 * (n + 1), sizeof(uint64_t))
-            if c.hmap[i] == NULL or c.part[i] == NULL:
-                raise MemoryError()
             a = c.act_of[i]
-            if a >= 0:
-                c.aseq[a] = <int *>malloc(c.alen[a] * sizeof(int))
-                c.abelow[a] = <int *>calloc((c.alen[a] + 2) * 3, sizeof(int))
-                if c.aseq[a] == NULL or c.abelow[a] == NULL:
-                    raise MemoryError()
             count = 0
             for height in range(n):
                 idx = index_of[self.prank[i][height]]
@@ -1550,8 +1568,12 @@ cdef class Search:
 
     @property
     def stats(self):
+        """The reference's counters, plus class solves and projection checks."""
+        cdef int c
+        solves = sum(self.cs[c].solves for c in range(6) if self.cs[c].ready)
         return {"clear": self.st_clear, "free_partners": self.st_free_partners, "commit": self.st_commit,
-                "commit_dead": self.st_commit_dead, "branch": self.st_branch, "proj_dead": self.st_proj_dead}
+                "commit_dead": self.st_commit_dead, "branch": self.st_branch, "proj_dead": self.st_proj_dead,
+                "class_solves": solves, "proj_checks": self.proj_checks}
 
     @property
     def heights(self):

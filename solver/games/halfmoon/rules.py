@@ -177,29 +177,27 @@ def replay_wins(start: Position, moves: Iterable[Move]) -> bool:
     piles = [list(pile) for pile in start.piles]
     reserve = list(start.reserve)
     npiles, nslots = len(piles), len(reserve)
+    faces = [JACK, QUEEN, KING]
     for move in moves:
-        places = move.places
-        cards = []
-        for in_reserve, index in places:
+        ranks = []
+        for in_reserve, index in move.places:
             if in_reserve:
                 card = reserve[index] if index < nslots else None
-            else:
-                pile = piles[index] if index < npiles else None
-                card = pile[-1] if pile else None
-            if card is None:
-                return False
-            cards.append(card)
-        if len(cards) == 2:
-            if cards[0].rank + cards[1].rank != 11 or cards[0].rank >= JACK or cards[1].rank >= JACK:
-                return False
-        elif sorted(card.rank for card in cards) != [JACK, QUEEN, KING]:
-            return False
-        for in_reserve, index in places:
-            if in_reserve:
+                if card is None:
+                    return False
                 reserve[index] = None
             else:
-                piles[index].pop()
-    return not any(piles) and all(card is None for card in reserve)
+                pile = piles[index] if index < npiles else None
+                if not pile:
+                    return False
+                card = pile.pop()
+            ranks.append(card.rank)
+        if len(ranks) == 2:
+            if ranks[0] + ranks[1] != 11 or ranks[0] >= JACK or ranks[1] >= JACK:
+                return False
+        elif len(ranks) != 3 or sorted(ranks) != faces:
+            return False
+    return not any(piles) and not any(reserve)
 
 
 def won_score(position: Position) -> int:
