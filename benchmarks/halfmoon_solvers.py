@@ -9,10 +9,11 @@ The solvers (``--solvers``):
 - ``cpsat``: CP-SAT alone.
 
 Every deal is solved by every solver in turn inside one process (one core), so machine noise
-falls on all of them alike; the solvers take turns going first. Each record goes to a JSON-lines file as it is made (a long run
-can be stopped and summarised later with --summarize); the summary is a table and a JSON
-document: decided count, median / p90 / p99 / max, total time, nodes, nodes per CPU second,
-peak memory, and the ratio of each solver's total time to CP-SAT alone. Verdicts of different
+falls on all of them alike; the order of the solvers is shuffled for every deal. Each record
+goes to a JSON-lines file as it is made (a long run can be stopped and summarised later with
+--summarize); the summary is a table and a JSON document: decided count, median / mean /
+p90 / p99 / max, total time, nodes, nodes per CPU second, peak memory, and the ratio of each
+solver's total time to CP-SAT alone. Verdicts of different
 solvers are cross-checked (a winnable/unwinnable disagreement is reported loudly: it would be
 a bug), and `search` and `python` must agree node for node (same verdict, nodes and line).
 
@@ -110,10 +111,12 @@ def run(numbers: list[int], solvers: list[str], time_limit: float, search_nodes:
         for count, number in enumerate(numbers, start=1):
             position = Position.from_deal(deal_halfmoon(number))
             verdicts = {}
-            # The solvers take turns going first: whatever runs just after CP-SAT finds the caches
-            # cold (about +0.15 ms), so no solver should always be the one that follows it.
-            turn = count % len(solvers)
-            for name in solvers[turn:] + solvers[:turn]:
+            # A fresh order for every deal (seeded by the deal): whatever runs just after CP-SAT
+            # finds the caches cold (about +0.15 ms), so no solver should always be the one that
+            # follows it (a rotation would not do: it keeps who follows whom).
+            order = list(solvers)
+            SplitMix64(number).shuffle(order)
+            for name in order:
                 method, engine, limited = SOLVERS[name]
                 limits = Limits(seconds=time_limit, nodes=search_nodes if limited else None)
                 wall, cpu = time.perf_counter(), time.process_time()

@@ -262,6 +262,14 @@ def test_kernel_invariants_are_checked():
         search.concretize([(-7, -4)] * 9)
 
 
+@pytest.mark.parametrize("text", ["- |", "- | --", "- | 5S 6D", "5S | 6D", "JSQS | KD", "5S6S |", "-/KS | JD QH --",
+                                  "5C6C | 5D 6D", "6C5C/6D5D |"])
+def test_edge_layouts_agree(text):
+    position = Position.parse(text)
+    python, native = both(position)
+    assert outcome(python) == outcome(native) and native.stats["engine"] == "native"
+
+
 def test_a_layout_the_kernel_cannot_pack_uses_the_python_search():
     many = Position(tuple((Card(5, 0), Card(6, 0)) if i % 2 else (Card(6, 1), Card(5, 1)) for i in range(70)), ())
     result = solve(many, "search", engine="native")
