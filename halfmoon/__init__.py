@@ -7,6 +7,7 @@ The public API (the `halfmoon` command calls nothing else)::
     halfmoon.hint("HM1-N-AAAAAAB", moves="4+10")      # which moves keep the game winnable
     halfmoon.endgame("SH1-2-AAAAAAB", until="endgame", limits=halfmoon.Limits(seconds=10))
     [game.name for game in halfmoon.games()]          # the catalogue
+    halfmoon.atlas_lookup("HM1-N-AAAAAAB", "atlas/")  # the verdict from a winnability atlas, no solving
 
 Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results` values whose
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
@@ -14,6 +15,13 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
 from halfmoon.solver.api import (
+    atlas_build,
+    atlas_lookup,
+    atlas_merge,
+    atlas_numbers,
+    atlas_stats,
+    atlas_unknowns,
+    atlas_verify,
     code,
     deal,
     endgame,
@@ -22,6 +30,7 @@ from halfmoon.solver.api import (
     generate,
     hint,
     number,
+    open_atlas,
     open_store,
     replay,
     rule_file,
@@ -33,6 +42,9 @@ from halfmoon.solver.api import (
 from halfmoon.solver.catalogue import GameInfo
 from halfmoon.solver.core.verdicts import Limits, Verdict
 from halfmoon.solver.errors import (
+    AtlasConflictError,
+    AtlasCorruptError,
+    AtlasError,
     IllegalMoveError,
     InputError,
     LimitError,
@@ -45,9 +57,13 @@ from halfmoon.solver.errors import (
     UnknownGameError,
     UnsupportedError,
 )
-from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from halfmoon.solver.results import AtlasEntry, Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
 
 __all__ = [
+    "AtlasConflictError",
+    "AtlasCorruptError",
+    "AtlasEntry",
+    "AtlasError",
     "DEAL_COUNT",
     "Deal",
     "DealCode",
@@ -71,6 +87,13 @@ __all__ = [
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
+    "atlas_build",
+    "atlas_lookup",
+    "atlas_merge",
+    "atlas_numbers",
+    "atlas_stats",
+    "atlas_unknowns",
+    "atlas_verify",
     "code",
     "deal",
     "endgame",
@@ -79,6 +102,7 @@ __all__ = [
     "generate",
     "hint",
     "number",
+    "open_atlas",
     "open_store",
     "parse_code",
     "parse_range",
