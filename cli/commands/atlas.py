@@ -120,7 +120,7 @@ def build(range_text: str, out: str, game: str, method: str | None, time_limit: 
     click.echo(f"  solved now   {data['solved']:>12,}   ({data['skipped']:,} already in the atlas)")
     click.echo(f"  winnable     {data['winnable']:>12,}")
     click.echo(f"  unwinnable   {data['unwinnable']:>12,}")
-    click.echo(f"  unknown      {data['unknown']:>12,}" + (f"   ({data['failed']} failed runs)" if data["failed"] else ""))
+    click.echo(f"  unknown      {data['unknown']:>12,}" + (f"   ({data['errors']} failed runs)" if data["errors"] else ""))
     click.echo(f"  {data['wall_seconds']:.1f} s wall, {data['cpu_seconds']:.1f} s CPU on {data['workers']} "
                f"worker{'s' * (data['workers'] != 1)}" + (f": {rate:,.1f} deals/s, {data['cpu_ms_per_deal']:.3f} ms "
                                                           "CPU a deal" if rate else ""))

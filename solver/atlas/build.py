@@ -156,7 +156,7 @@ class BuildReport:
     winnable: int = 0
     unwinnable: int = 0
     unknown: int = 0
-    failed: int = 0  # unknown because a worker kept dying on the deal
+    errors: int = 0  # unknown because the run failed (a worker kept dying, the solver raised, a bad line)
     chunks: int = 0
     solve_seconds: float = 0.0  # solve time summed over the deals (wall clock on the workers)
     cpu_seconds: float = 0.0  # CPU time of the workers
@@ -185,7 +185,7 @@ class BuildReport:
             "range": list(self.range), "shard_bits": self.shard_bits, "chunk": self.chunk, "workers": self.workers,
             "redecide": self.redecide, "time_limit": self.time_limit, "node_limit": self.node_limit,
             "todo": self.todo, "skipped": self.skipped, "solved": self.solved, "winnable": self.winnable,
-            "unwinnable": self.unwinnable, "unknown": self.unknown, "failed": self.failed, "chunks": self.chunks,
+            "unwinnable": self.unwinnable, "unknown": self.unknown, "errors": self.errors, "chunks": self.chunks,
             "solve_seconds": round(self.solve_seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
             "nodes": self.nodes,
             "wall_seconds": round(self.wall_seconds, 3),
@@ -281,6 +281,7 @@ def build_atlas(
             report.winnable += int(np.count_nonzero(codes == WINNABLE))
             report.unwinnable += int(np.count_nonzero(codes == UNWINNABLE))
             report.unknown += int(np.count_nonzero(codes == UNKNOWN))
+            report.errors += sum(entry.stopped == "error" for entry in result.unknowns)
             report.solve_seconds += result.seconds
             report.cpu_seconds += result.cpu_seconds
             report.nodes += result.nodes

@@ -292,19 +292,34 @@ def atlas_directory(directory: str | Path, *, create: bool = False) -> Path:
     return path
 
 
+_HELD: set[Path] = set()  # directories this process is writing
+
+
 @contextmanager
 def writing(directory: Path) -> Iterator[None]:
-    """Hold the directory's write lock: one build or merge at a time writes an atlas."""
+    """Hold the directory's write lock: one build or merge at a time writes an atlas.
+
+    A POSIX record lock (not inherited by forked worker processes, released when this process
+    ends however it ends), plus a note of the directories this process holds.
+    """
+    key = directory.resolve()
+    busy = AtlasError(f"atlas {directory}: another atlas build or merge is writing here")
+    if key in _HELD:
+        raise busy
     try:
-        fd = os.open(directory / LOCK_NAME, os.O_CREAT | os.O_RDWR, 0o644)
+        fd = os.open(directory / LOCK_NAME, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o644)
     except OSError as error:
         raise AtlasError(f"atlas {directory}: cannot write here: {error.strerror or error}") from None
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise AtlasError(f"atlas {directory}: another atlas build or merge is writing here") from None
-        yield
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise busy from None
+        _HELD.add(key)
+        try:
+            yield
+        finally:
+            _HELD.discard(key)
     finally:
         os.close(fd)
 
