@@ -594,17 +594,18 @@ def atlas_build(
     """Decide every deal of `numbers` (a range or "A:B") into the atlas at `out`; resumable (a `BuildReport`).
 
     Deals already in the atlas are skipped; ``redecide`` solves again only those recorded unknown
-    (give longer ``limits``). Chunks of ``chunk`` deals (default 4096) are one job each on local
+    (give longer ``limits``). Chunks of ``chunk`` deals (default 4096, fewer when the range is small
+    for the workers) are one job each on local
     worker processes (``workers``) or an existing Dask cluster (``dask``).
     """
-    from .atlas.build import DEFAULT_CHUNK, build_atlas
+    from .atlas.build import build_atlas
 
     solitaire = catalogue.solitaire(game)
     chosen = _method(solitaire, method) if method is not None else None
     effective = (limits or Limits()).over(solitaire.default_limits)
     with _executor(workers, dask) as source:
         return build_atlas(solitaire, _numbers(numbers), out, source, limits=effective, method=chosen,
-                           shard_bits=shard_bits, chunk=chunk or DEFAULT_CHUNK, redecide=redecide, sync=sync,
+                           shard_bits=shard_bits, chunk=chunk, redecide=redecide, sync=sync,
                            on_progress=on_progress)
 
 

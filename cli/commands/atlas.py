@@ -66,7 +66,8 @@ def atlas() -> None:
 @workers_option
 @dask_option
 @click.option("--chunk", type=click.IntRange(min=4), default=None, metavar="N",
-              help="Deals per job and per commit, a power of two (default 4096; larger on big clusters).")
+              help="Deals per job and per commit, a power of two (default 4096, less for a small range; "
+                   "larger on big clusters).")
 @click.option("--shard-bits", type=click.IntRange(min=8, max=30), default=None, metavar="B",
               help="A new atlas's shards hold 2^B deals (default 24); an existing atlas keeps its own.")
 @click.option("--redecide", is_flag=True,
@@ -176,8 +177,10 @@ def lookup(deals: tuple[str, ...], atlas_dir: str, game: str | None, as_json: bo
 @click.option("--range", "range_text", default=None, metavar="A:B", help="Count (and list) deals A … B-1 only.")
 @click.option("--list", "list_verdict", type=click.Choice(VERDICT_LISTS), default=None,
               help="Also print the deal numbers holding this verdict (unknown: with the limits reached).")
+@click.option("--no-summary", is_flag=True, help="With --list: print the list alone.")
 @json_option
-def stats(directory: str, game: str | None, range_text: str | None, list_verdict: str | None, as_json: bool) -> None:
+def stats(directory: str, game: str | None, range_text: str | None, list_verdict: str | None, no_summary: bool,
+          as_json: bool) -> None:
     """Counts of an atlas: winnable, unwinnable, unknown, the winnable share with its 95% interval, sizes.
 
     --list unwinnable prints the unwinnable numbers (of --range), one a line after the counts
@@ -187,8 +190,12 @@ def stats(directory: str, game: str | None, range_text: str | None, list_verdict
     import halfmoon
 
     numbers = halfmoon.parse_range(range_text) if range_text is not None else None
+    if no_summary and list_verdict is None:
+        raise click.UsageError("--no-summary goes with --list")
     data = halfmoon.atlas_stats(directory, game=game, numbers=numbers).to_json()
-    if as_json:
+    if no_summary:
+        pass
+    elif as_json:
         echo_json(data)
     else:
         lo, hi = data["ci95"]

@@ -77,7 +77,13 @@ def _check_numbers(numbers: range) -> range:
     return numbers
 
 
-def _check_chunk(chunk: int, bits: int) -> int:
+def _check_chunk(chunk: int | None, bits: int, todo: int, workers: int) -> int:
+    """The chunk asked for, or (None) the default shrunk so that a small range still gives every
+    worker about four chunks; never more than a shard."""
+    if chunk is None:
+        chunk = DEFAULT_CHUNK
+        while chunk > 64 and chunk * 4 * workers > todo:
+            chunk //= 2
     if chunk < 4 or chunk & (chunk - 1):
         raise AtlasError(f"chunk {chunk}: expected a power of two, at least 4")
     return min(chunk, 1 << bits)
@@ -217,7 +223,7 @@ def build_atlas(
     limits: Limits,
     method: str | None = None,
     shard_bits: int | None = None,
-    chunk: int = DEFAULT_CHUNK,
+    chunk: int | None = None,
     redecide: bool = False,
     sync: bool = True,
     replay: bool = True,
@@ -231,17 +237,20 @@ def build_atlas(
     """
     game = atlas_game(solitaire)
     numbers = _check_numbers(numbers)
+    if chunk is not None:
+        _check_chunk(chunk, MAX_SHARD_BITS, 0, 1)
     out = atlas_directory(directory, create=True)
     ref = reference(solitaire)
     version = solitaire.solver_version
     with writing(out):
         with Atlas(out) as existing:
             bits = _layout_bits(existing, game, shard_bits)
-        chunk = _check_chunk(chunk, bits)
+        indexes = range(numbers.start >> bits, ((numbers.stop - 1) >> bits) + 1)
+        todo = sum(_todo_in_shard(out, game, bits, index, numbers, redecide) for index in indexes)
+        chunk = _check_chunk(chunk, bits, todo, source.workers)
         report = BuildReport(game, version, str(out), (numbers.start, numbers.stop), bits, chunk, source.workers,
                              redecide, limits.seconds, limits.nodes)
-        indexes = range(numbers.start >> bits, ((numbers.stop - 1) >> bits) + 1)
-        report.todo = sum(_todo_in_shard(out, game, bits, index, numbers, redecide) for index in indexes)
+        report.todo = todo
         report.skipped = len(numbers) - report.todo if not redecide else 0
         writers: dict[int, ShardWriter] = {}
         pending: dict[int, int] = {}

@@ -68,8 +68,29 @@ _BYTE_COUNTS = np.array([[sum(((b >> (2 * k)) & 3) == c for k in range(4)) for c
                         dtype=np.int64)
 
 
+DIGEST_BLOCK = 1 << 16  # data bytes per leaf of the data digest (262,144 deals)
+
+
+def block_digest(block: bytes | bytearray | memoryview) -> bytes:
+    return hashlib.blake2b(block, digest_size=32).digest()
+
+
+def block_digests(data: bytes | bytearray | memoryview) -> list[bytes]:
+    view = memoryview(data)
+    return [block_digest(view[k: k + DIGEST_BLOCK]) for k in range(0, len(view), DIGEST_BLOCK)]
+
+
+def tree_digest(leaves: Sequence[bytes]) -> bytes:
+    return hashlib.blake2b(b"".join(leaves), digest_size=32).digest()
+
+
 def data_digest(data: bytes | bytearray | memoryview) -> bytes:
-    return hashlib.blake2b(data, digest_size=32).digest()
+    """BLAKE2b-256 of the BLAKE2b-256 digests of the data's 64 KiB blocks (a commit rehashes only its blocks)."""
+    return tree_digest(block_digests(data))
+
+
+def bytes_digest(content: bytes) -> bytes:
+    return hashlib.blake2b(content, digest_size=32).digest()
 
 
 def sidecar_digest(text: bytes) -> bytes:
@@ -232,8 +253,12 @@ class Unknown:
                 inf if self.node_limit is None else float(self.node_limit))
 
 
+def sidecar_line(entry: Unknown) -> bytes:
+    return json.dumps(entry.to_json(), separators=(",", ":")).encode() + b"\n"
+
+
 def sidecar_text(unknowns: dict[int, Unknown]) -> bytes:
-    return b"".join(json.dumps(unknowns[n].to_json(), separators=(",", ":")).encode() + b"\n" for n in sorted(unknowns))
+    return b"".join(sidecar_line(unknowns[n]) for n in sorted(unknowns))
 
 
 def parse_sidecar(text: bytes, where: str) -> dict[int, Unknown]:
@@ -485,6 +510,10 @@ class ShardWriter:
             self.solver_version = ""
             self._create()
         self.fd = os.open(self.path, os.O_RDWR)
+        self.counts = np.array(count_codes(self.data, count), dtype=np.int64)
+        self.leaves = block_digests(self.data)
+        self.lines = {number: sidecar_line(entry) for number, entry in self.unknowns.items()}
+        self._side_text = b"".join(self.lines[n] for n in sorted(self.lines))
         if pending:
             self._replay_journal()
         self.solver_version_wanted = solver_version
@@ -496,14 +525,16 @@ class ShardWriter:
             return {}
 
     def _header(self) -> Header:
-        side = sidecar_text(self.unknowns)
         return Header(self.game, self.solver_version, self.shard_bits, self.first, self.count,
-                      count_codes(self.data, self.count), data_digest(self.data), sidecar_digest(side))
+                      tuple(int(c) for c in self.counts), tree_digest(self.leaves),  # type: ignore[arg-type]
+                      sidecar_digest(self._side_text))
 
     def _create(self) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
+        header = Header(self.game, self.solver_version, self.shard_bits, self.first, self.count, (self.count, 0, 0, 0),
+                        data_digest(self.data))
         with open(tmp, "wb") as handle:
-            handle.write(self._header().pack())
+            handle.write(header.pack())
             handle.truncate(HEADER_SIZE + len(self.data))  # zeros: not done (a sparse file)
             if self.sync:
                 handle.flush()
@@ -520,6 +551,7 @@ class ShardWriter:
         """Set deals start … start+len-1 to `codes` (KEEP: leave the deal), with the unknowns' entries.
 
         A deal set to UNKNOWN takes its entry from `unknowns`; a deal set to anything else loses its entry.
+        The cost is that of the deals written (and of the shard's sidecar when it changes), not of the shard.
         """
         array = np.frombuffer(bytes(codes), dtype=np.uint8) if not isinstance(codes, np.ndarray) else codes
         array = array.astype(np.uint8)
@@ -534,7 +566,7 @@ class ShardWriter:
             raise AtlasError(f"{self.path}: update names unknown deals {sorted(wanted ^ given)[:3]} inconsistently")
         version = merge_versions(self.solver_version, solver_version or self.solver_version_wanted)
         meta = {"format": FORMAT_VERSION, "shard": self.path.name, "start": start, "length": len(array),
-                "solver_version": version, "unknowns": entries, "digest": data_digest(array.tobytes()).hex()}
+                "solver_version": version, "unknowns": entries, "digest": bytes_digest(array.tobytes()).hex()}
         _write_atomically(self.journal, json.dumps(meta, separators=(",", ":")).encode() + b"\n" + array.tobytes(),
                           self.sync)
         self._apply(start, array, entries, version)
@@ -545,28 +577,41 @@ class ShardWriter:
         try:
             meta = json.loads(head)
             ok = meta["shard"] == self.path.name and len(body) == meta["length"] \
-                and data_digest(body).hex() == meta["digest"]
+                and bytes_digest(body).hex() == meta["digest"]
         except (ValueError, KeyError, TypeError):
             ok = False
         if not ok:
             raise AtlasCorruptError(f"{self.journal}: a damaged journal (an interrupted write): remove it and "
                                     f"build again (its deals are redone)")
-        self._apply(int(meta["start"]), np.frombuffer(body, dtype=np.uint8), meta["unknowns"], meta["solver_version"])
+        self._apply(int(meta["start"]), np.frombuffer(body, dtype=np.uint8), meta["unknowns"], meta["solver_version"],
+                    replaying=True)
 
-    def _apply(self, start: int, array: np.ndarray, entries: list[dict[str, Any]], version: str) -> None:
+    def _apply(self, start: int, array: np.ndarray, entries: list[dict[str, Any]], version: str,
+               replaying: bool = False) -> None:
         offset = start - self.first
-        changed = np.flatnonzero(array != KEEP) + start
+        old = unpack_codes(self.data, offset, offset + len(array))
         b0, b1 = pack_codes(self.data, offset, array)
-        for number in changed.tolist():
-            self.unknowns.pop(number, None)
+        new = unpack_codes(self.data, offset, offset + len(array))
+        self.counts += np.bincount(new, minlength=4)[:4] - np.bincount(old, minlength=4)[:4]
+        view = memoryview(self.data)
+        for block in range(b0 // DIGEST_BLOCK, (b1 - 1) // DIGEST_BLOCK + 1) if b1 > b0 else ():
+            self.leaves[block] = block_digest(view[block * DIGEST_BLOCK: (block + 1) * DIGEST_BLOCK])
+        view.release()
+        gone = [number for number in (np.flatnonzero((old == UNKNOWN) & (array != KEEP)) + start).tolist()
+                if number in self.unknowns]
+        for number in gone:
+            del self.unknowns[number], self.lines[number]
         for entry in entries:
-            self.unknowns[entry["number"]] = Unknown.from_json(entry)
+            known = Unknown.from_json(entry)
+            self.unknowns[known.number] = known
+            self.lines[known.number] = sidecar_line(known)
         self.solver_version = version
-        side = sidecar_text(self.unknowns)
-        if side:
-            _write_atomically(self.sidecar, side, self.sync)
-        else:
-            self.sidecar.unlink(missing_ok=True)
+        if gone or entries or replaying:
+            self._side_text = b"".join(self.lines[n] for n in sorted(self.lines))
+            if self._side_text:
+                _write_atomically(self.sidecar, self._side_text, self.sync)
+            else:
+                self.sidecar.unlink(missing_ok=True)
         os.pwrite(self.fd, bytes(self.data[b0:b1]), HEADER_SIZE + b0)
         os.pwrite(self.fd, self._header().pack(), 0)
         if self.sync:
