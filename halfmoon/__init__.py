@@ -13,58 +13,119 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
 """
 
-from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
-from halfmoon.solver.api import (
-    atlas_build,
-    atlas_lookup,
-    atlas_merge,
-    atlas_numbers,
-    atlas_stats,
-    atlas_unknowns,
-    atlas_verify,
-    code,
-    deal,
-    endgame,
-    endgame_position,
-    games,
-    generate,
-    hint,
-    number,
-    open_atlas,
-    open_store,
-    replay,
-    rule_file,
-    rule_preset_text,
-    rule_presets,
-    solve,
-    survey,
-)
-from halfmoon.solver.catalogue import GameInfo
-from halfmoon.solver.core.verdicts import Limits, Verdict
-from halfmoon.solver.errors import (
-    AtlasConflictError,
-    AtlasCorruptError,
-    AtlasError,
-    IllegalMoveError,
-    InputError,
-    LimitError,
-    LineError,
-    MoveError,
-    PositionError,
-    RuleFileError,
-    SolverBug,
-    StoreError,
-    UnknownGameError,
-    UnsupportedError,
-)
-from halfmoon.solver.results import AtlasEntry, Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
+    from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
+    from halfmoon.solver.api import (
+        atlas_build,
+        atlas_lookup,
+        atlas_merge,
+        atlas_numbers,
+        atlas_stats,
+        atlas_unknowns,
+        atlas_verify,
+        code,
+        curated,
+        curation_state,
+        deal,
+        endgame,
+        endgame_position,
+        from_store,
+        games,
+        generate,
+        hint,
+        number,
+        open_atlas,
+        open_store,
+        rate,
+        replay,
+        rule_file,
+        rule_preset_text,
+        rule_presets,
+        solve,
+        solver_version,
+        survey,
+    )
+    from halfmoon.solver.catalogue import GameInfo
+    from halfmoon.solver.core.verdicts import Limits, Verdict
+    from halfmoon.solver.errors import (
+        AtlasConflictError,
+        AtlasCorruptError,
+        AtlasError,
+        IllegalMoveError,
+        InputError,
+        LimitError,
+        LineError,
+        MoveError,
+        PositionError,
+        RuleFileError,
+        SolverBug,
+        StoreError,
+        UnknownGameError,
+        UnsupportedError,
+    )
+    from halfmoon.solver.rating import TIERS, RatingParams
+    from halfmoon.solver.results import (
+        AtlasEntry,
+        CuratedPage,
+        Deal,
+        EndgameResult,
+        HintResult,
+        MoveVerdict,
+        Replay,
+        SolveResult,
+    )
+    from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
+
+#: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
+#: `halfmoon` command, `--help` included) from importing the solvers, numpy or OR-tools up front.
+_HOMES = {
+    **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "parse_code", "parse_range", "sample_numbers"],
+                    "halfmoon.dealcodes"),
+    **dict.fromkeys(["atlas_build", "atlas_lookup", "atlas_merge", "atlas_numbers", "atlas_stats", "atlas_unknowns",
+                     "atlas_verify", "open_atlas"], "halfmoon.solver.api"),
+    **dict.fromkeys(["code", "curated", "curation_state", "deal", "endgame", "endgame_position", "from_store",
+                     "games", "generate", "hint", "number", "open_store", "rate", "replay", "rule_file",
+                     "rule_preset_text", "rule_presets", "solve", "solver_version", "survey"],
+                    "halfmoon.solver.api"),
+    "GameInfo": "halfmoon.solver.catalogue",
+    **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
+    **dict.fromkeys(["AtlasConflictError", "AtlasCorruptError", "AtlasError"], "halfmoon.solver.errors"),
+    **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
+                     "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
+                    "halfmoon.solver.errors"),
+    **dict.fromkeys(["AtlasEntry", "CuratedPage", "Deal", "EndgameResult", "HintResult", "MoveVerdict", "Replay", "SolveResult"],
+                    "halfmoon.solver.results"),
+    **dict.fromkeys(["RatingParams", "TIERS"], "halfmoon.solver.rating"),
+    **dict.fromkeys(["ResultStore", "StoredRating", "StoredResult"], "halfmoon.solver.store"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'halfmoon' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
+    "DEAL_COUNT",
+    "TIERS",
     "AtlasConflictError",
     "AtlasCorruptError",
     "AtlasEntry",
     "AtlasError",
-    "DEAL_COUNT",
+    "CuratedPage",
     "Deal",
     "DealCode",
     "DealCodeError",
@@ -79,11 +140,15 @@ __all__ = [
     "MoveError",
     "MoveVerdict",
     "PositionError",
+    "RatingParams",
     "Replay",
+    "ResultStore",
     "RuleFileError",
     "SolveResult",
     "SolverBug",
     "StoreError",
+    "StoredRating",
+    "StoredResult",
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
@@ -95,9 +160,12 @@ __all__ = [
     "atlas_unknowns",
     "atlas_verify",
     "code",
+    "curated",
+    "curation_state",
     "deal",
     "endgame",
     "endgame_position",
+    "from_store",
     "games",
     "generate",
     "hint",
@@ -106,11 +174,13 @@ __all__ = [
     "open_store",
     "parse_code",
     "parse_range",
+    "rate",
     "replay",
     "rule_file",
     "rule_preset_text",
     "rule_presets",
     "sample_numbers",
     "solve",
+    "solver_version",
     "survey",
 ]
