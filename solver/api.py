@@ -669,8 +669,12 @@ def _atlas_entry(solitaire: Solitaire[Any, Any], code_: str, number_: int, atlas
                       cell.path.name, unknown, time.perf_counter() - started)
 
 
-def atlas_lookup(start: str | int, atlas: str | Path | Any, *, game: str | None = None) -> AtlasEntry:
-    """What an atlas holds for a deal (a code, or a number of ``game``, default Half Moon): O(1), no solving."""
+def atlas_lookup(start: str | int, atlas: str | Path | Any, *, game: str | None = None,
+                 strict: bool = True) -> AtlasEntry:
+    """What an atlas holds for a deal (a code, or a number of ``game``, default Half Moon): O(1), no solving.
+
+    An atlas without shards of the deal's game is an `AtlasError`, or with ``strict=False`` an
+    entry of a deal not done (``verdict`` None)."""
     if isinstance(start, int) and not isinstance(start, bool):
         solitaire = catalogue.solitaire(game or "HM")
         code_, number_ = solitaire.code(start), start
@@ -678,7 +682,7 @@ def atlas_lookup(start: str | int, atlas: str | Path | Any, *, game: str | None 
         found = _solitaire_start(str(start), game, None, "atlas lookup")
         assert found.code is not None and found.number is not None
         solitaire, code_, number_ = found.solitaire, found.code, found.number
-    return _atlas_entry(solitaire, code_, number_, atlas, strict=True)
+    return _atlas_entry(solitaire, code_, number_, atlas, strict=strict)
 
 
 def _atlas_solitaire(directory: str | Path, game: str | None) -> tuple[Solitaire[Any, Any], str]:
