@@ -330,7 +330,7 @@ def solve(
             assert store is not None and found.number is not None
             store.put(_stored_form(solitaire, result, found.number, effective))
             store.flush()
-    if from_atlas is not None and result.verdict is not from_atlas.verdict:
+    if from_atlas is not None and from_atlas.verdict is not None and result.verdict is not from_atlas.verdict:
         if result.verdict is not Verdict.UNKNOWN:
             raise SolverBug(f"{found.code}: the atlas ({from_atlas.shard}) says {from_atlas.verdict.value}, "
                             f"the solver {result.verdict.value}")

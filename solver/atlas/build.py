@@ -301,7 +301,7 @@ def build_atlas(
         failed: list[Job] = []
         try:
             for outcome in run_jobs(solve_numbers, jobs(), source, window=window, lookahead=2):
-                index = outcome.job.key[0]
+                index = _shard_of(outcome.job)
                 if outcome.ok:
                     commit(index, outcome.value)
                 else:
@@ -309,7 +309,7 @@ def build_atlas(
                 pending[index] -= 1
                 release(index)
             for job in failed:  # chunks whose worker kept dying: deal by deal, so one bad deal costs only itself
-                index = job.key[0]
+                index = _shard_of(job)
                 commit(index, _split(job, source, solitaire, limits, method, replay, window))
                 release(index)
         except KeyboardInterrupt:
@@ -320,6 +320,12 @@ def build_atlas(
                 opened.close()
             report.tick()
     return report
+
+
+def _shard_of(job: Job) -> int:
+    key = job.key
+    assert isinstance(key, tuple)
+    return int(key[0])
 
 
 def _aligned(lo: int, hi: int, chunk: int) -> Iterator[int]:
@@ -366,7 +372,7 @@ def _split(job: Job, source: ExecutorSource, solitaire: Solitaire[Any, Any], lim
     entries: dict[int, Unknown] = {}
     seconds, nodes, cpu = 0.0, 0, 0.0
     for outcome in run_jobs(solve_numbers, singles, source, window=window, lookahead=2):
-        number = outcome.job.key
+        number = outcome.job.args[1][0]
         if outcome.ok:
             value: ChunkResult = outcome.value
             codes[number] = value.codes[0]
