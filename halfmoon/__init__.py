@@ -4,7 +4,9 @@ The public API (the `halfmoon` command calls nothing else)::
 
     import halfmoon
     halfmoon.solve("HM1-N-AAAAAAB").verdict          # Verdict.WINNABLE, with a replayed line
-    halfmoon.hint("HM1-N-AAAAAAB", moves="4+10")      # which moves keep the game winnable
+    halfmoon.hint("HM1-N-AAAAAAB", moves="4+10")      # which moves keep the game winnable (every card known)
+    halfmoon.fair_hint("HM1-N-AAAAAAB", moves="4+10") # the same, from what the player sees (sampled)
+    halfmoon.analyze("HM1-N-AAAAAAB", moves="…")      # the move after which a game could no longer be won
     halfmoon.endgame("SH1-2-AAAAAAB", until="endgame", limits=halfmoon.Limits(seconds=10))
     [game.name for game in halfmoon.games()]          # the catalogue
 
@@ -14,10 +16,12 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 
 from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
 from halfmoon.solver.api import (
+    analyze,
     code,
     deal,
     endgame,
     endgame_position,
+    fair_hint,
     games,
     generate,
     hint,
@@ -45,14 +49,28 @@ from halfmoon.solver.errors import (
     UnknownGameError,
     UnsupportedError,
 )
-from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
+from halfmoon.solver.results import (
+    Analysis,
+    Deal,
+    EndgameResult,
+    FairHintResult,
+    FairMove,
+    HintResult,
+    MoveVerdict,
+    Replay,
+    SolveResult,
+    Tally,
+)
 
 __all__ = [
+    "Analysis",
     "DEAL_COUNT",
     "Deal",
     "DealCode",
     "DealCodeError",
     "EndgameResult",
+    "FairHintResult",
+    "FairMove",
     "GameInfo",
     "HintResult",
     "IllegalMoveError",
@@ -68,13 +86,16 @@ __all__ = [
     "SolveResult",
     "SolverBug",
     "StoreError",
+    "Tally",
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
+    "analyze",
     "code",
     "deal",
     "endgame",
     "endgame_position",
+    "fair_hint",
     "games",
     "generate",
     "hint",
