@@ -220,7 +220,7 @@ def replay(start: Start, moves: str | Sequence[Any] = "", *, game: str | None = 
     status = "won" if solitaire.is_won(position) else "dead" if solitaire.is_dead(position) else "open"
     score = sum(map(solitaire.points, played)) if solitaire.points is not None else None
     return Replay(solitaire.name, found.code, played, position, status, score, solitaire.describe,
-                  solitaire.position_to_json(position))
+                  solitaire.position_to_json(position), tuple(solitaire.legal_moves(position)))
 
 
 # -- solving ---------------------------------------------------------------------------------------

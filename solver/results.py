@@ -52,15 +52,17 @@ class Replay:
     score: int | None  # points scored by the line, where the game keeps a score
     draw: Callable[[Any, bool, bool], str] = field(compare=False, repr=False)
     position_json: dict[str, Any] = field(compare=False, repr=False)
+    legal: tuple[Any, ...] | None = None  # a solitaire's legal moves from the end (None: multiplayer)
 
     def describe(self, symbols: bool = False, full: bool = False) -> str:
         return self.draw(self.position, symbols, full)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        head = {
             "code": self.code, "game": self.game, "played": len(self.moves), "moves": [str(m) for m in self.moves],
             "status": self.status, "won": self.status == "won", "dead": self.status == "dead", "score": self.score,
-        } | {key: value for key, value in self.position_json.items() if key != "game"}
+        } | ({"legal": [str(m) for m in self.legal]} if self.legal is not None else {})
+        return head | {key: value for key, value in self.position_json.items() if key not in head}
 
 
 @dataclass(frozen=True)
