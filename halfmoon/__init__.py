@@ -14,53 +14,92 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
 """
 
-from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
-from halfmoon.solver.api import (
-    analyze,
-    code,
-    deal,
-    endgame,
-    endgame_position,
-    fair_hint,
-    games,
-    generate,
-    hint,
-    number,
-    open_store,
-    replay,
-    rule_file,
-    rule_preset_text,
-    rule_presets,
-    solve,
-    survey,
-)
-from halfmoon.solver.catalogue import GameInfo
-from halfmoon.solver.core.verdicts import Limits, Verdict
-from halfmoon.solver.errors import (
-    IllegalMoveError,
-    InputError,
-    LimitError,
-    LineError,
-    MoveError,
-    PositionError,
-    RuleFileError,
-    SolverBug,
-    StoreError,
-    UnknownGameError,
-    UnsupportedError,
-)
-from halfmoon.solver.results import (
-    Analysis,
-    Deal,
-    EndgameResult,
-    FairHintResult,
-    FairMove,
-    HintResult,
-    MoveVerdict,
-    Replay,
-    SolveResult,
-    Tally,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
+    from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
+    from halfmoon.solver.api import (
+        analyze,
+        code,
+        deal,
+        endgame,
+        endgame_position,
+        fair_hint,
+        games,
+        generate,
+        hint,
+        number,
+        open_store,
+        replay,
+        rule_file,
+        rule_preset_text,
+        rule_presets,
+        solve,
+        survey,
+    )
+    from halfmoon.solver.catalogue import GameInfo
+    from halfmoon.solver.core.verdicts import Limits, Verdict
+    from halfmoon.solver.errors import (
+        IllegalMoveError,
+        InputError,
+        LimitError,
+        LineError,
+        MoveError,
+        PositionError,
+        RuleFileError,
+        SolverBug,
+        StoreError,
+        UnknownGameError,
+        UnsupportedError,
+    )
+    from halfmoon.solver.results import (
+        Analysis,
+        Deal,
+        EndgameResult,
+        FairHintResult,
+        FairMove,
+        HintResult,
+        MoveVerdict,
+        Replay,
+        SolveResult,
+        Tally,
+    )
+
+#: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
+#: `halfmoon` command, `--help` included) from importing the solvers, numpy or OR-tools up front.
+_HOMES = {
+    **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "parse_code", "parse_range", "sample_numbers"],
+                    "halfmoon.dealcodes"),
+    **dict.fromkeys(["analyze", "code", "deal", "endgame", "endgame_position", "fair_hint", "games", "generate",
+                     "hint", "number",
+                     "open_store", "replay", "rule_file", "rule_preset_text", "rule_presets", "solve", "survey"],
+                    "halfmoon.solver.api"),
+    "GameInfo": "halfmoon.solver.catalogue",
+    **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
+    **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
+                     "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
+                    "halfmoon.solver.errors"),
+    **dict.fromkeys(["Analysis", "Deal", "EndgameResult", "FairHintResult", "FairMove", "HintResult", "MoveVerdict",
+                     "Replay", "SolveResult", "Tally"],
+                    "halfmoon.solver.results"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'halfmoon' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "Analysis",

@@ -26,8 +26,6 @@ from halfmoon.dealcodes.codes import known_games, parse_number
 from . import catalogue
 from .catalogue import MULTIPLAYER, GameInfo
 from .core.adapters import EndgameAdapter, Solitaire
-from .core.report import DEFAULT_LIMITS as ENDGAME_LIMITS
-from .core.report import answer, play_to_endgame, position_report
 from .core.verdicts import Limits, SearchResult, Verdict
 from .errors import InputError, SolverBug, UnsupportedError
 from .results import (
@@ -531,6 +529,8 @@ def endgame(
     ``until="endgame"`` first plays the game's fixed seeded policy on to its endgame. A limit
     ends in ``unknown`` (with the bounds the explored part proves), never a guess.
     """
+    from .core.report import DEFAULT_LIMITS, answer, play_to_endgame
+
     found = _resolve(start, game, None)
     if isinstance(found, _Solitaire):
         raise UnsupportedError(f"{found.solitaire.title} is a solitaire: ask `solve` or `hint` about its deals")
@@ -544,7 +544,7 @@ def endgame(
         if until != "endgame":
             raise InputError(f"until {until!r}: expected 'endgame'")
         position, played = play_to_endgame(adapter, position, seed)
-    effective = (limits or Limits()).over(ENDGAME_LIMITS)
+    effective = (limits or Limits()).over(DEFAULT_LIMITS)
     report = answer(adapter, position, effective, method)
     return EndgameResult(found.info.name, adapter.title, tuple(played), report, adapter.describe(position))
 
@@ -552,6 +552,8 @@ def endgame(
 def endgame_position(start: Start, *, game: str | None = None, moves: str = "", until: str | None = None,
                      seed: int = 0) -> EndgameResult:
     """The position `endgame` would solve (after the moves and the policy), without solving it."""
+    from .core.report import play_to_endgame, position_report
+
     found = _resolve(start, game, None)
     if isinstance(found, _Solitaire):
         raise UnsupportedError(f"{found.solitaire.title} is a solitaire: `deal` or `replay` shows its positions")
