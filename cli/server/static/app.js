@@ -327,8 +327,9 @@ async function hint() {
   const fairAnswer = api.fairHint(state.code, moves, still(fair)).then((data) => {
     if (asked !== state.asked || moves !== state.states.at(-1).moves) return;
     const whole = data.position;
-    fair.lastChild.replaceWith(el("p", "", `${data.samples} arrangements of the ${data.hidden} face-down cards `
-      + `that fit what you see; winnable now in ${percent(whole.share)} of them.`
+    fair.lastChild.replaceWith(el("p", "", `${data.samples} random arrangements of the ${data.hidden} face-down `
+      + `cards that fit what you see; winnable now in ${percent(whole.share)} of them. For each move: in how many `
+      + "the game stays winnable after it (95% interval in brackets)."
       + (data.stopped ? ` (Stopped early by the time budget: ${data.samples} of ${data.asked}.)` : "")));
     const list = el("ol", "odds");
     for (const row of [...data.moves].sort((a, b) => (b.share ?? -1) - (a.share ?? -1))) {
@@ -337,7 +338,7 @@ async function hint() {
       const bar = el("span", "meter");
       bar.style.setProperty("--share", row.share ?? 0);
       item.append(el("span", "what", moveLabel(row.move, row.cards)), bar,
-        el("span", "odds-text", `${percent(row.share)} (95%: ${percent(row.low)}–${percent(row.high)})`
+        el("span", "odds-text", `${percent(row.share)} (${percent(row.low)}–${percent(row.high)})`
           + (row.unknown ? `, ${row.unknown} unknown` : "")));
       list.append(item);
     }
