@@ -30,6 +30,7 @@ from .core.verdicts import Limits, SearchResult, Verdict
 from .errors import InputError, SolverBug, UnsupportedError
 from .results import (
     Analysis,
+    CuratedPage,
     Deal,
     EndgameResult,
     FairHintResult,
@@ -107,7 +108,10 @@ def rule_preset_text(preset: str) -> str:
 # -- resolving what the caller gave ----------------------------------------------------------------
 
 
-def _solitaire_of(game: str | None, rules: str | Path | None) -> Solitaire[Any, Any] | None:
+Rules = Any  # a rule file's path, a preset's name or tag, or a rule set's JSON (a mapping)
+
+
+def _solitaire_of(game: str | None, rules: Rules | None) -> Solitaire[Any, Any] | None:
     if rules is not None:
         return catalogue.rule_file_solitaire(rules)
     if game is not None and catalogue.info(game).kind != MULTIPLAYER:
@@ -115,7 +119,7 @@ def _solitaire_of(game: str | None, rules: str | Path | None) -> Solitaire[Any, 
     return None
 
 
-def _resolve(start: Start, game: str | None = None, rules: str | Path | None = None) -> _Solitaire | _Endgame:
+def _resolve(start: Start, game: str | None = None, rules: Rules | None = None) -> _Solitaire | _Endgame:
     """The game and start position of whatever the caller gave (see `Start`)."""
     if isinstance(start, (Deal, Replay)):
         game = game or start.game
@@ -153,7 +157,7 @@ def _resolve(start: Start, game: str | None = None, rules: str | Path | None = N
     return _Endgame(row, adapter, known_code, position)
 
 
-def _solitaire_start(start: Start, game: str | None, rules: str | Path | None, question: str) -> _Solitaire:
+def _solitaire_start(start: Start, game: str | None, rules: Rules | None, question: str) -> _Solitaire:
     found = _resolve(start, game, rules)
     if isinstance(found, _Endgame):
         raise UnsupportedError(f"{found.info.title} is a multiplayer game: `{question}` is for solitaires; "
@@ -184,7 +188,7 @@ def _cards(solitaire: Solitaire[Any, Any], position: Any, line: Sequence[Any]) -
 # -- deals and lines ---------------------------------------------------------------------------------
 
 
-def deal(start: Start, *, game: str | None = None, rules: str | Path | None = None) -> Deal:
+def deal(start: Start, *, game: str | None = None, rules: Rules | None = None) -> Deal:
     """The dealt position of a code (any game), a deal number (with ``game=`` or ``rules=``), or a layout."""
     found = _resolve(start, game, rules)
     if isinstance(found, _Endgame):
@@ -202,7 +206,7 @@ def _endgame_draw(adapter: EndgameAdapter) -> Callable[[Any, bool, bool], str]:
 
 
 def replay(start: Start, moves: str | Sequence[Any] = "", *, game: str | None = None,
-           rules: str | Path | None = None) -> Replay:
+           rules: Rules | None = None) -> Replay:
     """Play a line of moves; the first move that cannot be read or played raises `LineError` (with its index)."""
     found = _resolve(start, game, rules)
     if isinstance(found, _Endgame):
@@ -233,14 +237,7 @@ def _method(solitaire: Solitaire[Any, Any], method: str | None) -> str:
 
 
 def _stored_form(solitaire: Solitaire[Any, Any], result: SolveResult, number: int, limits: Limits) -> StoredResult:
-    assert result.code is not None
-    return StoredResult(
-        code=result.code, game=solitaire.tag, number=number, solver_version=solitaire.solver_version,
-        verdict=result.verdict.value,
-        line=solitaire.format_line(result.moves) if result.moves is not None else None,
-        method=result.method, nodes=result.nodes, seconds=result.seconds,
-        time_limit=limits.seconds, node_limit=limits.nodes, stopped=result.stopped,
-    )
+    return result.to_stored(solitaire.tag, number, limits)
 
 
 def _from_stored(solitaire: Solitaire[Any, Any], stored: StoredResult, position: Any) -> SolveResult:
@@ -259,7 +256,35 @@ def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | N
     return SolveResult(
         solitaire.name, code, found.verdict, moves, _cards(solitaire, position, moves) if moves is not None else None,
         found.method, found.nodes, found.seconds, solitaire.solver_version, found.stopped, stats=found.stats,
+        limits=limits,
     )
+
+
+def _trusted(store: ResultStore, found: _Solitaire, effective: Limits) -> SolveResult | None:
+    solitaire, number_ = found.solitaire, found.number
+    assert found.code is not None and number_ is not None
+    hit = store.trusted(found.code, solitaire.solver_version, lambda line: solitaire.line_wins(number_, line),
+                        effective.seconds, effective.nodes)
+    return None if hit is None else _from_stored(solitaire, hit, found.position)
+
+
+def from_store(
+    start: Start,
+    *,
+    store: ResultStore,
+    game: str | None = None,
+    rules: Rules | None = None,
+    limits: Limits | None = None,
+) -> SolveResult | None:
+    """The answer `solve` would take from the store for a deal, or None when the store has none it may trust.
+
+    The store's trust rules apply (`solver.store`; a winning line is replayed first) with the
+    limits `solve` would use; the answer says ``cached``. Nothing is solved or written.
+    """
+    found = _solitaire_start(start, game, rules, "solve")
+    if found.code is None or found.number is None:
+        raise InputError("the results store keeps deals: give a deal code or a deal number")
+    return _trusted(store, found, (limits or Limits()).over(found.solitaire.default_limits))
 
 
 def solve(
@@ -267,7 +292,7 @@ def solve(
     *,
     moves: str | Sequence[Any] = "",
     game: str | None = None,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     method: str | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
@@ -286,12 +311,10 @@ def solve(
     position, played = _played(solitaire, found.position, moves)
     keyed = store is not None and found.code is not None and found.number is not None and not played
     if keyed and method is None and seed is None:
-        assert store is not None and found.code is not None and found.number is not None
-        number_ = found.number
-        hit = store.trusted(found.code, solitaire.solver_version, lambda line: solitaire.line_wins(number_, line),
-                            effective.seconds, effective.nodes)
+        assert store is not None
+        hit = _trusted(store, found, effective)
         if hit is not None:
-            return _from_stored(solitaire, hit, position)
+            return hit
     code_ = found.code if not played else None
     result = _solve_position(solitaire, position, code_, chosen, effective, seed or 0)
     if keyed:
@@ -331,7 +354,7 @@ def hint(
     *,
     moves: str | Sequence[Any] = "",
     game: str | None = None,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
 ) -> HintResult:
@@ -365,7 +388,7 @@ def fair_hint(
     *,
     moves: str | Sequence[Any] = "",
     game: str | None = None,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     samples: int = FAIR_SAMPLES,
     seed: int = 0,
     limits: Limits | None = None,
@@ -447,7 +470,7 @@ def analyze(
     *,
     moves: str | Sequence[Any],
     game: str | None = None,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
 ) -> Analysis:
@@ -583,7 +606,7 @@ def _executor(workers: int | None, dask: str | None) -> Iterator[Any]:
         source.close()
 
 
-def survey_game(game: str = "HM", rules: str | Path | None = None) -> Solitaire[Any, Any]:
+def survey_game(game: str = "HM", rules: Rules | None = None) -> Solitaire[Any, Any]:
     """The solitaire a survey or a scan for curated deals runs on."""
     solitaire = _solitaire_of(game if rules is None else None, rules)
     if solitaire is None:
@@ -595,7 +618,7 @@ def survey(
     game: str = "HM",
     numbers: Iterable[int] = range(1000),
     *,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     workers: int | None = None,
     dask: str | None = None,
     store: ResultStore | None = None,
@@ -624,7 +647,7 @@ def generate(
     *,
     tier: str | None = None,
     numbers: Iterable[int] | None = None,
-    rules: str | Path | None = None,
+    rules: Rules | None = None,
     workers: int | None = None,
     dask: str | None = None,
     store: ResultStore | None = None,
@@ -650,22 +673,122 @@ def generate(
                                 tier=tier, store=store, max_scan=max_scan, on_scanned=on_scanned)
 
 
+# -- curated deals (the service's feed) ------------------------------------------------------------
+
+
+def solver_version(game: str = "HM", rules: Rules | None = None) -> str:
+    """The version of a solitaire's solver: the results store keys its answers on it."""
+    return survey_game(game, rules).solver_version
+
+
+def _rating(params: Any) -> tuple[Any, str]:
+    from .rating import DEFAULT_PARAMS
+    from .survey import rating_key
+
+    params = params or DEFAULT_PARAMS
+    return params, rating_key(params)
+
+
+def rate(start: Start, *, game: str | None = None, rules: Rules | None = None, params: Any = None) -> Any:
+    """Solve a deal within the rating's node budget and rate it when winnable: the records `generate` stores.
+
+    A `RatedDeal` (``result``: a `StoredResult`; ``rating``: a `StoredRating`, or None when the
+    deal is not proved winnable). ``params``: the rating's budgets (`RatingParams`; default the
+    standard ones). A reported win whose line does not replay is kept as `unknown` with the reason.
+    """
+    from .survey import RatedDeal, checked, rate_deal
+
+    found = _solitaire_start(start, game, rules, "rate")
+    if found.number is None:
+        raise InputError("rate takes a deal code or a deal number")
+    params, _ = _rating(params)
+    rated = rate_deal(catalogue.reference(found.solitaire), found.number, params)
+    result = checked(found.solitaire, rated.result)
+    return RatedDeal(result, rated.rating if result.verdict == "winnable" else None)
+
+
+def curation_state(store: ResultStore, start: Start, *, game: str | None = None, rules: Rules | None = None,
+                   params: Any = None) -> str | None:
+    """Whether the store settled a deal for curation: ``rated`` (in the feed), ``settled`` (proved
+    unwinnable, or undecided within the rating's budget), or None (rate it)."""
+    found = _solitaire_start(start, game, rules, "rate")
+    if found.code is None:
+        raise InputError("curation is about deals: give a deal code or a deal number")
+    params, key = _rating(params)
+    return store.curation_state(found.code, found.solitaire.solver_version, key, params.solve_nodes)
+
+
+def curated(
+    store: ResultStore,
+    game: str = "HM",
+    *,
+    rules: Rules | None = None,
+    tier: str | None = None,
+    after: str | None = None,
+    count: int = 10,
+    params: Any = None,
+) -> CuratedPage:
+    """Up to `count` rated winnable deals of the store's curated feed, after the deal `after` (a cursor).
+
+    Deals come in the order they were curated (`generate` only appends, so a cursor stays valid);
+    each winning line is replayed through the rules first, and a stored deal whose line no longer
+    replays is passed over (counted in ``skipped``), never given.
+    """
+    from .rating import TIERS
+    from .survey import curated_from_store
+
+    solitaire = survey_game(game, rules)
+    if tier is not None and tier not in TIERS:
+        raise InputError(f"tier {tier!r}: expected one of {', '.join(TIERS)}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(f"count {count!r}: expected a whole number of at least 1")
+    params, key = _rating(params)
+    cursor = None
+    if after is not None:
+        parsed = parse_code(after)
+        cursor = str(parsed)
+        if parsed.game != solitaire.tag:
+            raise InputError(f"after {cursor}: not a {solitaire.title} deal code")
+    deals: list[Any] = []
+    last, skipped = cursor, 0
+    while len(deals) < count:
+        wanted = count - len(deals) + 16  # a few spare rows: a line that does not replay is skipped
+        rows = store.feed(solitaire.tag, solitaire.solver_version, key, tier, last, wanted)
+        for row in rows:
+            last = row.code
+            try:
+                deals.append(curated_from_store(solitaire, row))
+            except (ValueError, KeyError, TypeError):  # a line that does not replay, or a damaged row
+                skipped += 1
+            if len(deals) == count:
+                break
+        if len(rows) < wanted:
+            break
+    return CuratedPage(solitaire.name, tier, count, cursor, tuple(deals), last, solitaire.solver_version, key,
+                       skipped)
+
+
 __all__ = [
     "analyze",
     "code",
+    "curated",
+    "curation_state",
     "deal",
     "endgame",
     "endgame_position",
     "fair_hint",
+    "from_store",
     "games",
     "generate",
     "hint",
     "number",
     "open_store",
+    "rate",
     "replay",
     "rule_file",
     "rule_preset_text",
     "rule_presets",
     "solve",
+    "solver_version",
     "survey",
 ]

@@ -8,9 +8,13 @@ the game's own values (``str(move)`` is their text); ``cards`` names what each m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from halfmoon.solver.core.verdicts import Verdict
+from halfmoon.solver.core.verdicts import Limits, Verdict
+from halfmoon.solver.errors import SolverBug
+
+if TYPE_CHECKING:
+    from halfmoon.solver.store import StoredResult
 
 #: The label every exact answer carries ("sees"): the solver knows every card, hidden ones too.
 SEES_EVERY_CARD = "every card"
@@ -86,6 +90,25 @@ class SolveResult:
     stopped: str | None = None
     cached: bool = False
     stats: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    limits: Limits | None = field(default=None, compare=False, repr=False)  # what bounded a fresh solve
+
+    def to_stored(self, tag: str, number: int, limits: Limits | None = None) -> StoredResult:
+        """The results store's row for this solve of deal `number` of the game tagged `tag`.
+
+        `limits`: the limits the solve ran under (default: those the facade recorded), which
+        decide when a stored `unknown` may be trusted again.
+        """
+        from halfmoon.solver.store import StoredResult
+
+        limits = limits or self.limits or Limits()
+        if self.code is None:
+            raise SolverBug("only a solve of a deal code (no moves played) goes into the results store")
+        return StoredResult(
+            code=self.code, game=tag, number=number, solver_version=self.solver_version, verdict=self.verdict.value,
+            line=None if self.moves is None else " ".join(str(move) for move in self.moves),
+            method=self.method, nodes=self.nodes, seconds=self.seconds,
+            time_limit=limits.seconds, node_limit=limits.nodes, stopped=self.stopped,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -309,5 +332,35 @@ class EndgameResult:
         return self.report | {"played": list(self.played)}
 
 
-__all__ = ["SEES_EVERY_CARD", "SEES_PLAYER", "Analysis", "Deal", "EndgameResult", "FairHintResult", "FairMove",
-           "HintResult", "MoveVerdict", "Replay", "SolveResult", "Tally"]
+@dataclass(frozen=True)
+class CuratedPage:
+    """A page of the curated feed: rated winnable deals in the order they were curated.
+
+    ``deals`` are `generate`'s deals (each line replayed before it is given); ``next`` is the
+    cursor for the next page (the last deal looked at); ``skipped`` counts stored deals passed
+    over because their line no longer replays.
+    """
+
+    game: str
+    tier: str | None
+    count: int
+    after: str | None
+    deals: tuple[Any, ...]
+    next: str | None
+    solver_version: str
+    rating_version: str
+    skipped: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.deals) >= self.count
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "tier": self.tier, "count": self.count, "after": self.after,
+            "deals": [deal.to_json() for deal in self.deals], "next": self.next, "complete": self.complete,
+        }
+
+
+__all__ = ["SEES_EVERY_CARD", "SEES_PLAYER", "Analysis", "CuratedPage", "Deal", "EndgameResult", "FairHintResult",
+           "FairMove", "HintResult", "MoveVerdict", "Replay", "SolveResult", "Tally"]

@@ -3,17 +3,20 @@
 The web framework is an optional extra, imported only here, so the rest of the CLI works
 without it. The listening socket is bound before uvicorn starts, so ``--port 0`` can report the
 port the system chose (the load test relies on that) and a busy port is a one-line error.
+Stdout carries only where the service listens (one JSON object with ``--json``); every log line,
+uvicorn's access log included, goes to stderr.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
 import socket
 import sys
+from typing import Any
 
 import click
-
-from halfmoon.solver.errors import InputError
 
 from ..common import echo_json, json_option
 
@@ -27,7 +30,9 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind(address)
         sock.listen(2048)
     except OSError as error:
-        raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        import halfmoon
+
+        raise halfmoon.InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     sock.set_inheritable(True)
     return sock
 
@@ -76,8 +81,9 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         raise click.ClickException(
             f"halfmoon serve needs the server extra: pip install 'halfmoon-solver[server]' (missing: {error.name})"
         ) from None
-    from halfmoon.solver.core.batch import default_workers
-    from halfmoon.solver.store import default_db_path, open_store
+    import halfmoon
+
+    from ..server.config import default_workers
 
     workers = workers or default_workers()
     config = ServiceConfig(
@@ -92,8 +98,9 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         max_body_bytes=max_body_kb * 1024,
         max_queue=max_queue or 32 * workers,
     )
-    db_path = config.db_path or default_db_path()
-    open_store(db_path).close()  # a store that cannot be opened is a one-line error, before serving
+    with halfmoon.open_store(config.db_path) as store:  # a store that cannot be opened: a one-line error, at once
+        db_path = store.path
+    config = dataclasses.replace(config, db_path=db_path)
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -115,7 +122,17 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         service_log.propagate = False
     server = uvicorn.Server(uvicorn.Config(
         create_app(config), log_level=log_level, access_log=access_log, lifespan="on", timeout_graceful_shutdown=5,
+        log_config=_log_config(uvicorn),
     ))
     server.run(sockets=[sock])
     if not server.started:
         raise click.ClickException("the service did not start (see the log above)")
+
+
+def _log_config(uvicorn: Any) -> dict[str, Any]:
+    """uvicorn's logging, every handler on stderr (its access log writes to stdout by default)."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    for handler in config.get("handlers", {}).values():
+        if "stream" in handler:
+            handler["stream"] = "ext://sys.stderr"
+    return config
