@@ -101,3 +101,12 @@ def test_cors_for_the_origins_asked(tmp_path):
                                                         "Access-Control-Request-Method": "POST",
                                                         "Access-Control-Request-Headers": "content-type"})
         assert preflight.status_code == 200 and "POST" in preflight.headers["access-control-allow-methods"]
+
+
+def test_a_bad_cors_origin_is_a_one_line_error(tmp_path):
+    from click.testing import CliRunner
+
+    from halfmoon.cli.main import main as cli
+
+    result = CliRunner().invoke(cli, ["serve", "--cors-origin", "app.example", "--db", str(tmp_path / "s.db")])
+    assert result.exit_code == 3 and "cors_origins" in result.output and result.output.count("\n") == 1
