@@ -84,8 +84,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.stdout.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API runs an event loop in this thread while it
+    is open, so it must close before other tests call asyncio.run."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
