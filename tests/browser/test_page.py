@@ -292,3 +292,17 @@ def test_api_docs_work_without_internet(page, server):
     page.goto("/redoc")
     page.wait_for_selector("h1:has-text('(')")  # the title and version: the viewer ran
     assert all(url.endswith(".svg") for url in outside)  # at most Redoc's own logo is missing
+
+
+def test_the_pickers_open_a_curated_deal_and_a_family_deal(page, server):
+    page.goto("/")
+    page.select_option("#pick", "HM:easy")
+    page.click("#pick-go")
+    page.wait_for_selector("#verdict.winnable", timeout=120_000)  # curated deals are winnable
+    code = page.input_value("#code")
+    assert code.startswith("HM1-N-") and page.url.endswith(f"?code={code}")
+    page.select_option("#pick", "TN")
+    page.click("#pick-go")
+    page.wait_for_function("document.getElementById('code').value.startsWith('TN1-N-')")
+    page.wait_for_selector("#board.grid")
+    assert page.locator("#board .place").count() == 13 and "39 face down" in page.text_content("#board .stock")
