@@ -61,13 +61,44 @@ def test_an_unwinnable_deal_was_never_lost_by_a_move():
     assert result.status == "deal-unwinnable" and result.lost_at is None
 
 
-def test_a_limit_gives_unknown_not_a_guess():
-    line, _ = losing_line(*LOSING[0])
-    result = halfmoon.analyze("HM1-N-AAAAAAD", moves=line, limits=halfmoon.Limits(nodes=1), )
-    # one node decides nothing but the dead end at the end of the line
-    assert result.status in {"unknown", "lost"}
-    if result.status == "unknown":
-        assert result.lost_at is None and result.moves == ()
+@pytest.fixture
+def half_blind():
+    """Half Moon under another tag whose solver answers `unknown` (a limit hit) for chosen positions."""
+    import dataclasses
+
+    from halfmoon.solver import catalogue
+    from halfmoon.solver.core.verdicts import SearchResult
+
+    real = catalogue.solitaire("HM")
+    blind: set[int] = set()  # cards left in the positions the solver gives up on
+
+    def solve(position, method, limits, seed):
+        if position.cards_left in blind:
+            return SearchResult(Verdict.UNKNOWN, None, 0, 0.0, "time", method="none")
+        return real.solve(position, method, limits, seed)
+
+    record = dataclasses.replace(real, tag="XH", name="half-blind", solve=solve)
+    catalogue.register_solitaire(dataclasses.replace(catalogue.info("HM"), tag="XH", name="half-blind"),
+                                 lambda: record)
+    yield blind
+    catalogue.unregister("XH")
+
+
+def test_a_limit_gives_unknown_with_the_range_decided_not_a_guess(half_blind):
+    line, lost_at = losing_line(*LOSING[0])
+    start = halfmoon.deal("HM1-N-AAAAAAD").to_json()
+    ends = [halfmoon.replay("HM1-N-AAAAAAD", line[:k]).position.cards_left for k in range(len(line) + 1)]
+    half_blind.update(ends[1:-1])  # every position strictly inside the line: the binary search cannot go on
+    result = halfmoon.analyze(start, game="XH", moves=line)
+    assert result.status == "unknown" and result.lost_at is None and result.moves == ()
+    assert (result.last_winnable, result.first_unwinnable) == (0, len(line))
+    half_blind.clear()
+    half_blind.add(ends[-1])  # the end of the line undecided: not known to be lost at all
+    result = halfmoon.analyze(start, game="XH", moves=line)
+    assert result.status == "unknown" and (result.last_winnable, result.first_unwinnable) == (0, None)
+    half_blind.clear()
+    result = halfmoon.analyze(start, game="XH", moves=line)
+    assert result.status == "lost" and result.lost_at == lost_at
 
 
 def test_json_shape_and_bad_lines():
