@@ -4,7 +4,9 @@ The public API (the `halfmoon` command calls nothing else)::
 
     import halfmoon
     halfmoon.solve("HM1-N-AAAAAAB").verdict          # Verdict.WINNABLE, with a replayed line
-    halfmoon.hint("HM1-N-AAAAAAB", moves="4+10")      # which moves keep the game winnable
+    halfmoon.hint("HM1-N-AAAAAAB", moves="4+10")      # which moves keep the game winnable (every card known)
+    halfmoon.fair_hint("HM1-N-AAAAAAB", moves="4+10") # the same, from what the player sees (sampled)
+    halfmoon.analyze("HM1-N-AAAAAAB", moves="…")      # the move after which a game could no longer be won
     halfmoon.endgame("SH1-2-AAAAAAB", until="endgame", limits=halfmoon.Limits(seconds=10))
     [game.name for game in halfmoon.games()]          # the catalogue
     halfmoon.atlas_lookup("HM1-N-AAAAAAB", "atlas/")  # the verdict from a winnability atlas, no solving
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
     from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
     from halfmoon.solver.api import (
+        analyze,
         atlas_build,
         atlas_lookup,
         atlas_merge,
@@ -34,6 +37,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         deal,
         endgame,
         endgame_position,
+        fair_hint,
         from_store,
         games,
         generate,
@@ -70,14 +74,18 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     )
     from halfmoon.solver.rating import TIERS, RatingParams
     from halfmoon.solver.results import (
+        Analysis,
         AtlasEntry,
         CuratedPage,
         Deal,
         EndgameResult,
+        FairHintResult,
+        FairMove,
         HintResult,
         MoveVerdict,
         Replay,
         SolveResult,
+        Tally,
     )
     from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
 
@@ -88,7 +96,8 @@ _HOMES = {
                     "halfmoon.dealcodes"),
     **dict.fromkeys(["atlas_build", "atlas_lookup", "atlas_merge", "atlas_numbers", "atlas_stats", "atlas_unknowns",
                      "atlas_verify", "open_atlas"], "halfmoon.solver.api"),
-    **dict.fromkeys(["code", "curated", "curation_state", "deal", "endgame", "endgame_position", "from_store",
+    **dict.fromkeys(["analyze", "code", "curated", "curation_state", "deal", "endgame", "endgame_position",
+                     "fair_hint", "from_store",
                      "games", "generate", "hint", "number", "open_store", "rate", "replay", "rule_file",
                      "rule_preset_text", "rule_presets", "solve", "solver_version", "survey"],
                     "halfmoon.solver.api"),
@@ -98,7 +107,8 @@ _HOMES = {
     **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
                      "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
                     "halfmoon.solver.errors"),
-    **dict.fromkeys(["AtlasEntry", "CuratedPage", "Deal", "EndgameResult", "HintResult", "MoveVerdict", "Replay", "SolveResult"],
+    **dict.fromkeys(["Analysis", "AtlasEntry", "CuratedPage", "Deal", "EndgameResult", "FairHintResult", "FairMove", "HintResult",
+                     "MoveVerdict", "Replay", "SolveResult", "Tally"],
                     "halfmoon.solver.results"),
     **dict.fromkeys(["RatingParams", "TIERS"], "halfmoon.solver.rating"),
     **dict.fromkeys(["ResultStore", "StoredRating", "StoredResult"], "halfmoon.solver.store"),
@@ -119,6 +129,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Analysis",
     "DEAL_COUNT",
     "TIERS",
     "AtlasConflictError",
@@ -130,6 +141,8 @@ __all__ = [
     "DealCode",
     "DealCodeError",
     "EndgameResult",
+    "FairHintResult",
+    "FairMove",
     "GameInfo",
     "HintResult",
     "IllegalMoveError",
@@ -149,9 +162,11 @@ __all__ = [
     "StoreError",
     "StoredRating",
     "StoredResult",
+    "Tally",
     "UnknownGameError",
     "UnsupportedError",
     "Verdict",
+    "analyze",
     "atlas_build",
     "atlas_lookup",
     "atlas_merge",
@@ -165,6 +180,7 @@ __all__ = [
     "deal",
     "endgame",
     "endgame_position",
+    "fair_hint",
     "from_store",
     "games",
     "generate",

@@ -36,6 +36,8 @@ from . import work
 from .config import ServiceConfig
 from .curate import Curator
 from .errors import ApiError, BodyLimit, WorkerBug, install_error_handlers
+from .page import install_page
+from .play import install_play
 from .flights import Flights, wait_for
 from .metrics import Metrics, RequestMetrics
 from .models import (
@@ -240,6 +242,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
         responses={413: {"model": ErrorReply}, 422: {"model": ErrorReply}, 500: {"model": ErrorReply}},
+        docs_url=None, redoc_url=None,  # served offline by page.install_page
     )
     app.state.service = service
     install_error_handlers(app)
@@ -249,6 +252,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     wait_query = Query(None, gt=0, le=config.wait_max,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "
                                    f"at most {config.wait_max:g}); then 202 and the work goes on.")
+    install_page(app, config.cors_origins)  # the web page at /, /docs and /redoc offline, CORS
+    install_play(app, service, wait_query)  # /v1/replay, /v1/fair-hint, /v1/analyze
     code_path = PathParam(description="A deal code such as HM1-N-AAAAAAB (any case).", examples=["HM1-N-AAAAAAB"])
     bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
     busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
