@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from halfmoon.dealcodes import DealCode, deal_halfmoon
+from halfmoon.dealcodes import Card, DealCode, deal_halfmoon
+from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
-
-from halfmoon.dealcodes.rng import SplitMix64
+from halfmoon.solver.errors import SolverBug
 
 from . import kernel, portfolio
 from .render import describe
@@ -42,6 +42,28 @@ def playouts(position: Position, rng: SplitMix64, count: int, greedy: bool) -> i
     return wins
 
 
+def conceal(position: Position) -> tuple[Hashable, tuple[Card, ...]]:
+    """What the app shows (each pile's top card and height, the reserve) and the cards under the tops.
+
+    The cards removed so far are seen too; they are the deck less the table, so the view need
+    not list them. A card under a pile's top has never been seen: piles only shrink.
+    """
+    view = (tuple((pile[-1] if pile else None, len(pile)) for pile in position.piles), position.reserve)
+    return view, tuple(card for pile in position.piles for card in pile[:-1])
+
+
+def reveal(position: Position, cards: Sequence[Card]) -> Position:
+    """`position` with `cards` put under the pile tops, in `conceal`'s order (pile 1 bottom up, then pile 2, …)."""
+    piles, at = [], 0
+    for pile in position.piles:
+        hidden = max(len(pile) - 1, 0)
+        piles.append(tuple(cards[at:at + hidden]) + pile[-1:])
+        at += hidden
+    if at != len(cards):
+        raise SolverBug(f"reveal: {len(cards)} cards for {at} hidden places")
+    return Position(tuple(piles), position.reserve)
+
+
 def _cards(position: Position, move: Move) -> str:
     return "+".join(str(position.card_at(place)) for place in move.places)
 
@@ -69,5 +91,7 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     key=key,
     points=lambda move: move.points,
     greedy_score=greedy_score,
+    conceal=conceal,
+    reveal=reveal,
     extra={"playouts": playouts},  # the rating's fast path (solver/rating.py)
 )
