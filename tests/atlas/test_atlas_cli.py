@@ -194,7 +194,7 @@ def test_solve_answers_from_the_atlas_and_still_solves_a_winning_line(hm_atlas):
     assert won["source"] == "solver" and ADAPTER.line_wins(16, " ".join(won["moves"]))  # solved on demand, replayed
     assert lost["source"] == "atlas" and lost["verdict"] == "unwinnable"
     text = run("solve", "HM1-N-AAAAAAS", "--atlas", str(hm_atlas))
-    assert text.output.strip() == "HM1-N-AAAAAAS: unwinnable (from the atlas, solver hm-solver-3)"
+    assert text.output.strip() == f"HM1-N-AAAAAAS: unwinnable (from the atlas, solver {ADAPTER.solver_version})"
     starved = run("solve", "HM1-N-AAAAAAQ", "--atlas", str(hm_atlas), "--time-limit", "0.000001", "--no-cache",
                   "--json")
     data = json.loads(starved.output)
@@ -211,7 +211,7 @@ def test_an_atlas_that_contradicts_the_solver_is_a_bug_never_an_answer(tmp_path)
 
 def test_facade_lookup_and_solve(hm_atlas):
     entry = halfmoon.atlas_lookup("HM1-N-AAAAAAS", hm_atlas)
-    assert entry.verdict is halfmoon.Verdict.UNWINNABLE and entry.solver_version == "hm-solver-3"
+    assert entry.verdict is halfmoon.Verdict.UNWINNABLE and entry.solver_version == ADAPTER.solver_version
     assert halfmoon.atlas_lookup(DEAL_COUNT - 1, hm_atlas).number == DEAL_COUNT - 1
     result = halfmoon.solve("HM1-N-AAAAAAS", atlas=hm_atlas)
     assert result.source == "atlas" and result.cached and result.verdict is halfmoon.Verdict.UNWINNABLE
