@@ -401,6 +401,9 @@ cdef class Search:
     # scratch for one node
     cdef int tops[14][MAXP]
     cdef int nt[14]
+    cdef int opt[14]                # nt[r] + (1 if free[r] else 0): the distinct sources of rank r
+    cdef int ptop[MAXP]             # the top card's rank of each pile with two cards or more
+    cdef int pnext[MAXP]            # the rank under it
     cdef long long *score_buf
     cdef int *order_buf
     cdef MoveRef *sort_buf
@@ -982,7 +985,12 @@ cdef class Search:
 
     # -- move generation (HalfMoonSearch.ordered_moves and its helpers) ----------------------------
 
-    cdef int ensure(self, int moves, int sources) except -1:
+    cdef inline int ensure(self, int moves, int sources) except -1:
+        if self.mv_len + moves > self.mv_cap or self.src_len + sources > self.src_cap or moves > self.sort_cap:
+            return self.grow(moves, sources)
+        return 0
+
+    cdef int grow(self, int moves, int sources) except -1:
         cdef int cap
         cdef void *grown
         if self.mv_len + moves > self.mv_cap:
@@ -1034,16 +1042,23 @@ cdef class Search:
         self.src_len += 1
 
     cdef inline void compute_tops(self) noexcept:
-        """`tops()`: for each rank, the piles (two or more cards) whose top has that rank."""
+        """`tops()`: for each rank, the piles (two or more cards) whose top has that rank; also
+        the per-node counts the reductions and the move order share."""
         cdef int i, height, r
+        cdef int *pile
         for r in range(14):
             self.nt[r] = 0
         for i in range(self.npiles):
             height = self.h[i]
             if height:
-                r = self.prank[i][height - 1]
+                pile = self.prank[i]
+                r = pile[height - 1]
+                self.ptop[i] = r
+                self.pnext[i] = pile[height - 2]
                 self.tops[r][self.nt[r]] = i
                 self.nt[r] += 1
+        for r in range(14):
+            self.opt[r] = self.nt[r] + (self.free_[r] != 0)
 
     cdef int gen_moves(self, uint64_t salt) except -1:
         """`ordered_moves(salt)`: appends the moves worth trying, best first; returns how many."""
@@ -1069,19 +1084,18 @@ cdef class Search:
         self.st_branch += 1
         total = 0
         for low in range(1, 6):
-            high = 11 - low
-            total += (self.nt[low] + (free_[low] > 0)) * (self.nt[high] + (free_[high] > 0))
-        nj = self.nt[JACK] + (free_[JACK] > 0)
-        nq = self.nt[QUEEN] + (free_[QUEEN] > 0)
-        nk = self.nt[KING] + (free_[KING] > 0)
+            total += self.opt[low] * self.opt[11 - low]
+        nj = self.opt[JACK]
+        nq = self.opt[QUEEN]
+        nk = self.opt[KING]
         total += nj * nq * nk
         self.ensure(total, 3 * total)
         for low in range(1, 6):
             high = 11 - low
-            na = self.nt[low] + (free_[low] > 0)
+            na = self.opt[low]
             if not na:
                 continue
-            nb = self.nt[high] + (free_[high] > 0)
+            nb = self.opt[high]
             for a in range(na):
                 for b in range(nb):
                     self.add2(self.tops[low][a] if a < self.nt[low] else -low,
@@ -1108,8 +1122,7 @@ cdef class Search:
         cdef int *pile
         if n <= 1:
             return
-        for r in range(14):
-            base[r] = self.nt[r] + (1 if self.free_[r] else 0)
+        memcpy(base, self.opt, sizeof(base))
         for i in range(n):
             move = self.src + self.mv[begin + i].start
             memcpy(avail, base, sizeof(base))
@@ -1119,11 +1132,9 @@ cdef class Search:
             for j in range(self.mv[begin + i].n):
                 s = move[j]
                 if s >= 0:
-                    height = self.h[s]
-                    pile = self.prank[s]
-                    score += 1000 + 10 * height
-                    avail[pile[height - 1]] -= 1
-                    avail[pile[height - 2]] += 1
+                    score += 1000 + 10 * self.h[s]
+                    avail[self.ptop[s]] -= 1
+                    avail[self.pnext[s]] += 1
                 else:
                     r = -s
                     used_free += 1
@@ -1158,15 +1169,15 @@ cdef class Search:
 
     cdef void moves_with(self, int s) noexcept:
         """`_moves_with`: every group that removes the card at `s` (a pile top or a free rank)."""
-        cdef int rank = self.prank[s][self.h[s] - 1] if s >= 0 else -s
+        cdef int rank = self.ptop[s] if s >= 0 else -s
         cdef int p0 = PARTNER0[rank], p1 = PARTNER1[rank]
-        cdef int n0 = self.nt[p0] + (self.free_[p0] > 0)
+        cdef int n0 = self.opt[p0]
         cdef int n1, b, c
         if NPARTNERS[rank] == 1:
             for b in range(n0):
                 self.add2(s, self.tops[p0][b] if b < self.nt[p0] else -p0)
             return
-        n1 = self.nt[p1] + (self.free_[p1] > 0)
+        n1 = self.opt[p1]
         for b in range(n0):
             for c in range(n1):
                 self.add3(s, self.tops[p0][b] if b < self.nt[p0] else -p0,
@@ -1255,32 +1266,33 @@ cdef class Search:
         return 0
 
     cdef int commit_card(self, int *best_src, int *best_count) noexcept:
-        """`commit_card`: 1 with the card's source and move count, or 0 when there is none."""
-        cdef int missing[14]
-        cdef int options[14]
-        cdef int r, i, height, rank, p0, p1, count, found = 0
+        """`commit_card`: 1 with the card's source and move count, or 0 when there is none.
+
+        missing[r] (cards of rank r not playable now) is rank_left[r] - nt[r] - free[r].
+        """
+        cdef int i, height, rank, p0, p1, count, found = 0
         cdef int *below
+        cdef int *rl = self.rank_left
+        cdef int *nt = self.nt
+        cdef int *fr = self.free_
         cdef int best = 1 << 30
-        for r in range(14):
-            missing[r] = self.rank_left[r] - self.nt[r] - self.free_[r]
-            options[r] = self.nt[r] + (1 if self.free_[r] else 0)
         # Pile tops first (they block cards below them), then free cards.
         for i in range(self.npiles):
             height = self.h[i]
             if not height:
                 continue
-            rank = self.prank[i][height - 1]
+            rank = self.ptop[i]
             p0 = PARTNER0[rank]
             below = self.pbelow[i] + height * 14
-            if missing[p0] != below[p0]:
+            if rl[p0] - nt[p0] - fr[p0] != below[p0]:
                 continue
             if NPARTNERS[rank] == 1:
-                count = options[p0]
+                count = self.opt[p0]
             else:
                 p1 = PARTNER1[rank]
-                if missing[p1] != below[p1]:
+                if rl[p1] - nt[p1] - fr[p1] != below[p1]:
                     continue
-                count = options[p0] * options[p1]
+                count = self.opt[p0] * self.opt[p1]
             if count < best:
                 best = count
                 best_src[0] = i
@@ -1289,18 +1301,18 @@ cdef class Search:
                 if count <= 1:
                     return 1
         for rank in range(1, 14):
-            if not self.free_[rank]:
+            if not fr[rank]:
                 continue
             p0 = PARTNER0[rank]
-            if missing[p0]:
+            if rl[p0] - nt[p0] - fr[p0]:
                 continue
             if NPARTNERS[rank] == 1:
-                count = options[p0]
+                count = self.opt[p0]
             else:
                 p1 = PARTNER1[rank]
-                if missing[p1]:
+                if rl[p1] - nt[p1] - fr[p1]:
                     continue
-                count = options[p0] * options[p1]
+                count = self.opt[p0] * self.opt[p1]
             if count < best:
                 best = count
                 best_src[0] = -rank
