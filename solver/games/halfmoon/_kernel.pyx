@@ -567,7 +567,7 @@ cdef class Search:
         self.capacity = max(0, capacity)
         self.dropped = 0
         self.young_tag = 0
-        table_init(&self.table, self.words, 64)
+        table_init(&self.table, self.words, 1024)  # 8 KB: no rehash for a typical solve
         self.runs = 0
 
     def __dealloc__(self):
@@ -816,7 +816,7 @@ cdef class Search:
                     c.part[i][2 * height + c.cword[a]] = <uint64_t>(cc - 1) * c.cunit[a]
                 elif cc == 1 and c.seq0[i] == 0:
                     c.part[i][2 * height + c.fword] = c.funit
-        table_init(&c.memo, words, 64)
+        table_init(&c.memo, words, 256)
         c.solves = 0
         return 0
 
