@@ -12,7 +12,16 @@ Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results`
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
 """
 
-from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
+from halfmoon.dealcodes import (
+    DEAL_COUNT,
+    Card,
+    DealCode,
+    DealCodeError,
+    parse_card,
+    parse_code,
+    parse_range,
+    sample_numbers,
+)
 from halfmoon.solver.api import (
     code,
     deal,
@@ -48,6 +57,7 @@ from halfmoon.solver.errors import (
 from halfmoon.solver.results import Deal, EndgameResult, HintResult, MoveVerdict, Replay, SolveResult
 
 __all__ = [
+    "Card",
     "DEAL_COUNT",
     "Deal",
     "DealCode",
@@ -80,6 +90,7 @@ __all__ = [
     "hint",
     "number",
     "open_store",
+    "parse_card",
     "parse_code",
     "parse_range",
     "replay",

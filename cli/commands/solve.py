@@ -24,9 +24,9 @@ _LIMITS_HELP = "default: the game's own, 120 s for Half Moon"
 
 
 def _symbols(cards: str) -> str:
-    import halfmoon.dealcodes as dealcodes
+    import halfmoon
 
-    return "+".join(dealcodes.parse_card(card).symbol() for card in cards.split("+"))
+    return "+".join(halfmoon.parse_card(card).symbol() for card in cards.split("+"))
 
 
 def _print_result(result: Any, label: str, symbols: bool) -> None:
