@@ -33,7 +33,7 @@ class Place(NamedTuple):
     """A pile (``in_reserve`` False) or reserve slot, 0-based inside, 1-based in text."""
 
     in_reserve: bool
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index on purpose (a place's number)
 
     def __str__(self) -> str:
         return f"R{self.index + 1}" if self.in_reserve else str(self.index + 1)
@@ -138,14 +138,14 @@ def find_groups(removals: Sequence[Removal], items: Sequence[tuple[H, int, int]]
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for suit in (set(s for _, _, s in pool) if rule.same_suit else {0}):
                 lists = [buckets.get((rank, suit), []) for rank in rule.ranks]
-                for combo in product(*lists):
-                    found.setdefault(frozenset(combo), ())
+                for group in product(*lists):
+                    found.setdefault(frozenset(group), ())
         else:
             for i, rank, suit in pool:
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for members in buckets.values():
-                for combo in combinations(members, rule.count):
-                    found.setdefault(frozenset(combo), ())
+                for group in combinations(members, rule.count):
+                    found.setdefault(frozenset(group), ())
     return [tuple(items[i][0] for i in sorted(group)) for group in found]
 
 
@@ -207,7 +207,7 @@ class Position:
         if len(parts) != 3:
             raise PositionError("position text: expected 'pile/pile/... | reserve | stock' with two '|' ('-' for none)")
         pile_text, reserve_text, stock_text = (part.strip() for part in parts)
-        piles = []
+        piles: list[tuple[Card, ...]] = []
         for number, chunk in enumerate(pile_text.split("/"), start=1):
             chunk = chunk.strip()
             if chunk == "-":
@@ -242,7 +242,8 @@ class Position:
             grid = data["grid"]
             if not isinstance(grid, list):
                 raise PositionError("layout: 'grid' must be a list of cards (place 1 first; null for an empty place)")
-            piles = tuple(() if c is None else (_card(c, f"grid[{i}]"),) for i, c in enumerate(grid))
+            piles: tuple[tuple[Card, ...], ...] = tuple(
+                () if c is None else (_card(c, f"grid[{i}]"),) for i, c in enumerate(grid))
         else:
             if "piles" not in data:
                 raise PositionError("layout: missing key 'piles' (or 'grid')")
@@ -392,7 +393,7 @@ class Game:
 
     def replay(self, start: Position, line: str | Iterable[str | Move]) -> Replay:
         """Play a line; the first move that cannot be read or played raises LineError."""
-        tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
+        tokens: list[str | Move] = list(split_line(line) if isinstance(line, str) else line)
         position = start
         played = []
         for index, token in enumerate(tokens, start=1):

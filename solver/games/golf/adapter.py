@@ -33,7 +33,7 @@ class _ScoreWords(Mapping[int, str]):
     def __getitem__(self, value: int) -> str:
         return f"score {-value}"
 
-    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+    def get(self, value: Any, default: Any = None) -> str:
         return f"score {-value}" if isinstance(value, int) else default
 
     def __iter__(self) -> Iterator[int]:
@@ -46,7 +46,7 @@ class _ScoreWords(Mapping[int, str]):
 class _DifferenceWords(Mapping[int, str]):
     """Words for ScoreDifference values: +3 reads "+3 (ahead by 3)"."""
 
-    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+    def get(self, value: Any, default: Any = None) -> str:
         if not isinstance(value, int):
             return default
         if value == 0:

@@ -514,7 +514,7 @@ def _json_cards(value: Any, where: str) -> tuple[int, ...]:
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> tuple[Position, tuple[Move, ...]]:
     """Play a line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
+    tokens: list[str | Move] = list(split_line(line) if isinstance(line, str) else line)
     position = start
     played: list[Move] = []
     for index, token in enumerate(tokens, start=1):

@@ -27,7 +27,7 @@ class Place(NamedTuple):
     """A pile (``in_reserve`` False) or reserve slot, 0-based inside, 1-based in text."""
 
     in_reserve: bool
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index on purpose (a place's number)
 
     def __str__(self) -> str:
         return f"R{self.index + 1}" if self.in_reserve else str(self.index + 1)
@@ -227,7 +227,7 @@ class Position:
         if text.count("|") != 1:
             raise PositionError("position text: expected 'pile/pile/... | reserve slots' with one '|'")
         pile_text, reserve_text = text.split("|")
-        piles = []
+        piles: list[tuple[Card, ...]] = []
         for number, chunk in enumerate(pile_text.strip().split("/"), start=1):
             chunk = chunk.strip()
             if chunk == "-":
@@ -295,7 +295,7 @@ class Replay:
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
     """Play a game line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
+    tokens: list[str | Move] = list(split_line(line) if isinstance(line, str) else line)
     position = start
     played = []
     for index, token in enumerate(tokens, start=1):
