@@ -13,7 +13,7 @@ from .commands.endgame import endgame
 from .commands.replay import replay
 from .commands.rules import rules
 from .commands.serve import serve
-from .commands.solve import hint, solve
+from .commands.solve import analyze, hint, solve
 from .commands.survey import generate, survey
 from .common import HalfMoonGroup
 
@@ -27,7 +27,7 @@ def main() -> None:
     """
 
 
-for command in (games, deal, code, replay, solve, hint, endgame, rules, generate, survey, serve):
+for command in (games, deal, code, replay, solve, hint, analyze, endgame, rules, generate, survey, serve):
     main.add_command(command)
 
 

@@ -387,7 +387,7 @@ def run_survey(
     entry = solitaire
     limits = (limits or Limits()).over(entry.default_limits)
     ref = reference(entry)
-    stats = SurveyStats(entry.tag, entry.solver_version, limits.seconds, limits.nodes)
+    stats = SurveyStats(entry.name, entry.solver_version, limits.seconds, limits.nodes)
 
     def count(result: StoredResult, cached: bool) -> None:
         stats.add(result, cached)

@@ -16,6 +16,7 @@ from typing import Any, Hashable, Sequence
 from halfmoon.dealcodes import DealCode
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
+from halfmoon.solver.errors import SolverBug
 
 from .presets import preset_for_tag
 from .render import draw_position
@@ -49,6 +50,22 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
     def replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
         played = game.replay(position, line if isinstance(line, str) else list(line))
         return played.position, played.moves
+
+    def conceal(position: Position) -> tuple[Hashable, tuple[Any, ...]]:
+        """Seen: each pile's top and height, the reserve, the stock's size. Hidden: the cards under
+        the tops (pile 1 bottom up, pile 2, …), then the stock (its order is face down)."""
+        view = (tuple((p[-1] if p else None, len(p)) for p in position.piles), position.reserve, len(position.stock))
+        return view, tuple(c for p in position.piles for c in p[:-1]) + position.stock
+
+    def reveal(position: Position, cards: Sequence[Any]) -> Position:
+        piles, at = [], 0
+        for pile in position.piles:
+            hidden = max(len(pile) - 1, 0)
+            piles.append(tuple(cards[at:at + hidden]) + pile[-1:])
+            at += hidden
+        if len(cards) - at != len(position.stock):
+            raise SolverBug(f"reveal: {len(cards)} cards for {at + len(position.stock)} hidden places")
+        return Position(tuple(piles), position.reserve, tuple(cards[at:]))
 
     if rules.tag:
         tag, version = rules.tag, FAMILY_SOLVER_VERSION
@@ -88,6 +105,8 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         key=key,
         tiers=tiers,
         extra={"rules": rules},
+        conceal=conceal,
+        reveal=reveal,
     )
 
 

@@ -22,9 +22,14 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, SearchResult, Verdict
+from halfmoon.solver.core.verdicts import (
+    DEFAULT_TT_BYTES,
+    Deadline,
+    Limits,
+    SearchResult,
+    Verdict,
+)
 from halfmoon.solver.errors import SolverBug, UnsupportedError
-from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
 from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
 from halfmoon.solver.games.halfmoon.search import (
     HalfMoonSearch,
@@ -148,6 +153,8 @@ class _Direction:
         """
         if not prefix:
             return None  # the whole position: the portfolio's own CP-SAT steps cover it
+        from .cpsat import solve_cpsat  # OR-tools loads only when CP-SAT is asked
+
         _, reached = concretize_from(self.position, prefix)
         result = solve_cpsat(reached, time_limit=self.portfolio.deadline.remaining(),
                              deterministic_limit=ORACLE_DETERMINISTIC * 2**level, seed=self.seed)
@@ -244,6 +251,8 @@ class _Portfolio:
         return None
 
     def cpsat(self, deterministic: float | None) -> tuple[Verdict, tuple[Move, ...] | None, str] | None:
+        from .cpsat import solve_cpsat  # OR-tools loads only when CP-SAT is asked
+
         result = solve_cpsat(self.position, time_limit=self.deadline.remaining(),
                              deterministic_limit=deterministic, seed=self.seed)
         self.nodes += result.branches
