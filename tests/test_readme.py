@@ -160,9 +160,10 @@ def _files(command: str, folder: Path) -> None:
     """Write the files `command` reads and no earlier example of its block makes."""
     words = shlex.split(command)
     game = words[2] if len(words) > 2 and words[1] == "endgame" else None
+    written = {words[i + 1] for i, word in enumerate(words[:-1]) if word == ">"}  # made by the command itself
     for index, word in enumerate(words[:-1]):
         name = words[index + 1]
-        if (folder / name).exists() or ">" in words[:index]:
+        if (folder / name).exists() or name in written:
             continue
         if word == "--position" and game is not None:
             (folder / name).write_text(json.dumps(_late_position(game)))
