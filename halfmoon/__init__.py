@@ -9,6 +9,7 @@ The public API (the `halfmoon` command calls nothing else)::
     halfmoon.analyze("HM1-N-AAAAAAB", moves="…")      # the move after which a game could no longer be won
     halfmoon.endgame("SH1-2-AAAAAAB", until="endgame", limits=halfmoon.Limits(seconds=10))
     [game.name for game in halfmoon.games()]          # the catalogue
+    halfmoon.atlas_lookup("HM1-N-AAAAAAB", "atlas/")  # the verdict from a winnability atlas, no solving
 
 Implementation: `halfmoon.solver.api`; the answers are `halfmoon.solver.results` values whose
 ``to_json()`` is what ``--json`` prints and the HTTP service sends.
@@ -32,6 +33,13 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     )
     from halfmoon.solver.api import (
         analyze,
+        atlas_build,
+        atlas_lookup,
+        atlas_merge,
+        atlas_numbers,
+        atlas_stats,
+        atlas_unknowns,
+        atlas_verify,
         code,
         curated,
         curation_state,
@@ -44,6 +52,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         generate,
         hint,
         number,
+        open_atlas,
         open_store,
         rate,
         replay,
@@ -57,6 +66,9 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from halfmoon.solver.catalogue import GameInfo
     from halfmoon.solver.core.verdicts import Limits, Verdict
     from halfmoon.solver.errors import (
+        AtlasConflictError,
+        AtlasCorruptError,
+        AtlasError,
         IllegalMoveError,
         InputError,
         LimitError,
@@ -72,6 +84,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
     from halfmoon.solver.rating import TIERS, RatingParams
     from halfmoon.solver.results import (
         Analysis,
+        AtlasEntry,
         CuratedPage,
         Deal,
         EndgameResult,
@@ -90,6 +103,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
 _HOMES = {
     **dict.fromkeys(["DEAL_COUNT", "Card", "DealCode", "DealCodeError", "parse_card", "parse_code", "parse_range",
                      "sample_numbers"], "halfmoon.dealcodes"),
+    **dict.fromkeys(["atlas_build", "atlas_lookup", "atlas_merge", "atlas_numbers", "atlas_stats", "atlas_unknowns",
+                     "atlas_verify", "open_atlas"], "halfmoon.solver.api"),
     **dict.fromkeys(["analyze", "code", "curated", "curation_state", "deal", "endgame", "endgame_position",
                      "fair_hint", "from_store",
                      "games", "generate", "hint", "number", "open_store", "rate", "replay", "rule_file",
@@ -97,10 +112,11 @@ _HOMES = {
                     "halfmoon.solver.api"),
     "GameInfo": "halfmoon.solver.catalogue",
     **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
+    **dict.fromkeys(["AtlasConflictError", "AtlasCorruptError", "AtlasError"], "halfmoon.solver.errors"),
     **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "PositionError",
                      "RuleFileError", "SolverBug", "StoreError", "UnknownGameError", "UnsupportedError"],
                     "halfmoon.solver.errors"),
-    **dict.fromkeys(["Analysis", "CuratedPage", "Deal", "EndgameResult", "FairHintResult", "FairMove", "HintResult",
+    **dict.fromkeys(["Analysis", "AtlasEntry", "CuratedPage", "Deal", "EndgameResult", "FairHintResult", "FairMove", "HintResult",
                      "MoveVerdict", "Replay", "SolveResult", "Tally"],
                     "halfmoon.solver.results"),
     **dict.fromkeys(["RatingParams", "TIERS"], "halfmoon.solver.rating"),
@@ -126,6 +142,10 @@ __all__ = [
     "Card",
     "DEAL_COUNT",
     "TIERS",
+    "AtlasConflictError",
+    "AtlasCorruptError",
+    "AtlasEntry",
+    "AtlasError",
     "CuratedPage",
     "Deal",
     "DealCode",
@@ -157,6 +177,13 @@ __all__ = [
     "UnsupportedError",
     "Verdict",
     "analyze",
+    "atlas_build",
+    "atlas_lookup",
+    "atlas_merge",
+    "atlas_numbers",
+    "atlas_stats",
+    "atlas_unknowns",
+    "atlas_verify",
     "code",
     "curated",
     "curation_state",
@@ -169,6 +196,7 @@ __all__ = [
     "generate",
     "hint",
     "number",
+    "open_atlas",
     "open_store",
     "parse_card",
     "parse_code",

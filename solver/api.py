@@ -30,6 +30,7 @@ from .core.verdicts import Limits, SearchResult, Verdict
 from .errors import InputError, SolverBug, UnsupportedError
 from .results import (
     Analysis,
+    AtlasEntry,
     CuratedPage,
     Deal,
     EndgameResult,
@@ -249,6 +250,7 @@ def _from_stored(solitaire: Solitaire[Any, Any], stored: StoredResult, position:
         solitaire.name, stored.code, Verdict(stored.verdict), moves,
         _cards(solitaire, position, moves) if moves is not None else None,
         stored.method or "none", stored.nodes, stored.seconds, stored.solver_version, stored.stopped, cached=True,
+        source="store",
     )
 
 
@@ -300,30 +302,57 @@ def solve(
     limits: Limits | None = None,
     seed: int | None = None,
     store: ResultStore | None = None,
+    atlas: str | Path | Any | None = None,
+    verdict_only: bool = False,
 ) -> SolveResult:
     """Whether a solitaire deal or position can be won, exactly, with a winning line replayed through the rules.
 
     ``unknown`` means a limit was hit (``stopped`` says which), never a guess. With a `store`, a
     deal asked without ``method`` or ``seed`` is answered from it when its trust rules allow
     (``cached`` is then true); every fresh answer for a deal code is written to it.
+
+    With an ``atlas`` (a directory, or an `open_atlas` value), a deal the atlas has decided is
+    answered from it (``source`` "atlas", ``cached`` true, no solving) when ``verdict_only`` or
+    when it is unwinnable; a winnable deal's line is still solved on demand (store, then solver)
+    and replayed; if that solve hits its limit, the answer is the atlas's verdict without a line.
     """
     found = _solitaire_start(start, game, rules, "solve")
     solitaire = found.solitaire
     chosen = _method(solitaire, method)
     effective = (limits or Limits()).over(solitaire.default_limits)
     position, played = _played(solitaire, found.position, moves)
-    keyed = store is not None and found.code is not None and found.number is not None and not played
+    keyed = found.code is not None and found.number is not None and not played
+    from_atlas = None
+    if atlas is not None and keyed and method is None and seed is None:
+        assert found.code is not None and found.number is not None
+        from_atlas = _atlas_entry(solitaire, found.code, found.number, atlas, strict=False)
+        if from_atlas.verdict is Verdict.UNKNOWN or from_atlas.verdict is None:
+            from_atlas = None
+        elif verdict_only or from_atlas.verdict is Verdict.UNWINNABLE:
+            return SolveResult(solitaire.name, found.code, from_atlas.verdict, None, None, "atlas", 0,
+                               from_atlas.seconds, from_atlas.solver_version or solitaire.solver_version,
+                               cached=True, source="atlas")
+    keyed = keyed and store is not None
+    result = None
     if keyed and method is None and seed is None:
         assert store is not None
         hit = _trusted(store, found, effective)
         if hit is not None:
-            return hit
-    code_ = found.code if not played else None
-    result = _solve_position(solitaire, position, code_, chosen, effective, seed or 0)
-    if keyed:
-        assert store is not None and found.number is not None
-        store.put(_stored_form(solitaire, result, found.number, effective))
-        store.flush()
+            result = hit
+    if result is None:
+        code_ = found.code if not played else None
+        result = _solve_position(solitaire, position, code_, chosen, effective, seed or 0)
+        if keyed:
+            assert store is not None and found.number is not None
+            store.put(_stored_form(solitaire, result, found.number, effective))
+            store.flush()
+    if from_atlas is not None and from_atlas.verdict is not None and result.verdict is not from_atlas.verdict:
+        if result.verdict is not Verdict.UNKNOWN:
+            raise SolverBug(f"{found.code}: the atlas ({from_atlas.shard}) says {from_atlas.verdict.value}, "
+                            f"the solver {result.verdict.value}")
+        return SolveResult(solitaire.name, found.code, from_atlas.verdict, None, None, "atlas", result.nodes,
+                           result.seconds, from_atlas.solver_version or solitaire.solver_version, result.stopped,
+                           cached=True, source="atlas")
     return result
 
 
@@ -771,8 +800,200 @@ def curated(
                        skipped)
 
 
+# -- the winnability atlas ------------------------------------------------------------------------------
+
+_ATLASES: dict[Path, Any] = {}
+
+
+def open_atlas(directory: str | Path) -> Any:
+    """An atlas directory opened for lookups (`solver.atlas.Atlas`); one-line errors if it is not one."""
+    from .atlas import Atlas
+
+    return Atlas(directory)
+
+
+def _atlas_of(atlas: Any) -> Any:
+    """An `Atlas` for a directory (kept open for later lookups) or the `Atlas` given."""
+    from .atlas import Atlas
+
+    if isinstance(atlas, Atlas):
+        return atlas
+    key = Path(atlas).resolve()
+    if key not in _ATLASES:
+        _ATLASES[key] = Atlas(atlas)
+    return _ATLASES[key]
+
+
+def _numbers(numbers: range | str) -> range:
+    from halfmoon.dealcodes import parse_range
+
+    return parse_range(numbers) if isinstance(numbers, str) else numbers
+
+
+def _atlas_entry(solitaire: Solitaire[Any, Any], code_: str, number_: int, atlas: Any, strict: bool) -> AtlasEntry:
+    from .atlas.build import atlas_game
+    from .atlas.format import CODE_NAMES, UNKNOWN, parse_sidecar, sidecar_path
+
+    started = time.perf_counter()
+    opened = _atlas_of(atlas)
+    prefix = atlas_game(solitaire)
+    if prefix not in opened.layout:
+        if strict:
+            opened.game(prefix)  # the one-line error: the atlas holds no such shards
+        return AtlasEntry(solitaire.name, code_, number_, None, None, "", seconds=time.perf_counter() - started)
+    cell = opened.cell(prefix, number_)
+    verdict = None if cell.code == 0 else Verdict(CODE_NAMES[cell.code])
+    unknown = None
+    if cell.code == UNKNOWN:
+        side = sidecar_path(cell.path)
+        entries = parse_sidecar(side.read_bytes(), str(side)) if side.exists() else {}
+        entry = entries.get(number_)
+        unknown = entry.to_json() if entry is not None else None
+    return AtlasEntry(solitaire.name, code_, number_, verdict, cell.header.solver_version if cell.header else None,
+                      cell.path.name, unknown, time.perf_counter() - started)
+
+
+def atlas_lookup(start: str | int, atlas: str | Path | Any, *, game: str | None = None,
+                 strict: bool = True) -> AtlasEntry:
+    """What an atlas holds for a deal (a code, or a number of ``game``, default Half Moon): O(1), no solving.
+
+    An atlas without shards of the deal's game is an `AtlasError`, or with ``strict=False`` an
+    entry of a deal not done (``verdict`` None)."""
+    if isinstance(start, int) and not isinstance(start, bool):
+        solitaire = catalogue.solitaire(game or "HM")
+        code_, number_ = solitaire.code(start), start
+    else:
+        found = _solitaire_start(str(start), game, None, "atlas lookup")
+        assert found.code is not None and found.number is not None
+        solitaire, code_, number_ = found.solitaire, found.code, found.number
+    return _atlas_entry(solitaire, code_, number_, atlas, strict=strict)
+
+
+def _atlas_solitaire(directory: str | Path, game: str | None) -> tuple[Solitaire[Any, Any], str]:
+    """The solitaire of an atlas directory's game (``game``: a tag or name; default: its only game)."""
+    from .atlas import Atlas
+    from .atlas.build import atlas_game
+
+    with Atlas(directory) as atlas:
+        prefix = atlas.game(atlas_game(catalogue.solitaire(game)) if game is not None else None)
+    solitaire = catalogue.solitaire(prefix[:2])
+    if atlas_game(solitaire) != prefix:
+        raise UnsupportedError(f"atlas {directory}: its {prefix} deals are not those of the {solitaire.title} "
+                               f"codes this program reads ({atlas_game(solitaire)})")
+    return solitaire, prefix
+
+
+def atlas_build(
+    numbers: range | str,
+    out: str | Path,
+    *,
+    game: str = "HM",
+    workers: int | None = None,
+    dask: str | None = None,
+    limits: Limits | None = None,
+    method: str | None = None,
+    shard_bits: int | None = None,
+    chunk: int | None = None,
+    redecide: bool = False,
+    sync: bool = True,
+    on_progress: Callable[..., None] | None = None,
+) -> Any:
+    """Decide every deal of `numbers` (a range or "A:B") into the atlas at `out`; resumable (a `BuildReport`).
+
+    Deals already in the atlas are skipped; ``redecide`` solves again only those recorded unknown
+    (give longer ``limits``). Chunks of ``chunk`` deals (default 4096, fewer when the range is small
+    for the workers) are one job each on local
+    worker processes (``workers``) or an existing Dask cluster (``dask``).
+    """
+    from .atlas.build import build_atlas
+
+    solitaire = catalogue.solitaire(game)
+    chosen = _method(solitaire, method) if method is not None else None
+    effective = (limits or Limits()).over(solitaire.default_limits)
+    with _executor(workers, dask) as source:
+        return build_atlas(solitaire, _numbers(numbers), out, source, limits=effective, method=chosen,
+                           shard_bits=shard_bits, chunk=chunk, redecide=redecide, sync=sync,
+                           on_progress=on_progress)
+
+
+def atlas_stats(directory: str | Path, *, game: str | None = None, numbers: range | str | None = None) -> Any:
+    """Counts, the winnable share with its 95% interval, unknowns and file sizes of an atlas (`AtlasStats`)."""
+    from .atlas.build import atlas_stats as stats
+
+    _, prefix = _atlas_solitaire(directory, game)
+    return stats(directory, prefix, None if numbers is None else _numbers(numbers))
+
+
+def atlas_numbers(directory: str | Path, verdict: str = "unwinnable", *, game: str | None = None,
+                  numbers: range | str | None = None) -> Iterator[int]:
+    """The deal numbers of an atlas holding `verdict` ("winnable", "unwinnable", "unknown", "not done"), ascending."""
+    from .atlas.build import atlas_numbers as listed
+
+    _, prefix = _atlas_solitaire(directory, game)
+    return listed(directory, verdict, prefix, None if numbers is None else _numbers(numbers))
+
+
+def atlas_unknowns(directory: str | Path, *, game: str | None = None, numbers: range | str | None = None
+                   ) -> Iterator[Any]:
+    """The unknown deals of an atlas with the limits each reached (`Unknown` entries), ascending."""
+    from .atlas.build import unknown_entries
+
+    _, prefix = _atlas_solitaire(directory, game)
+    return unknown_entries(directory, prefix, None if numbers is None else _numbers(numbers))
+
+
+def atlas_verify(
+    directory: str | Path,
+    *,
+    sample: int = 0,
+    seed: int = 0,
+    game: str | None = None,
+    methods: Sequence[str] | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    limits: Limits | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Any:
+    """Check every shard's checksums, then re-solve `sample` decided deals with each method (`VerifyReport`).
+
+    Half Moon's methods by default: the portfolio (auto) and CP-SAT; any disagreement is listed.
+    """
+    from .atlas.build import verify_atlas
+
+    if sample < 0:
+        raise InputError(f"sample {sample}: expected a count of deals, 0 or more")
+    solitaire, _ = _atlas_solitaire(directory, game)
+    effective = (limits or Limits()).over(solitaire.default_limits)
+    if not sample:
+        return verify_atlas(solitaire, directory, None, sample=0, seed=seed, methods=methods, limits=effective)
+    with _executor(workers, dask) as source:
+        return verify_atlas(solitaire, directory, source, sample=sample, seed=seed, methods=methods,
+                            limits=effective, on_progress=on_progress)
+
+
+def atlas_merge(target: str | Path, sources: Sequence[str | Path], *, game: str | None = None,
+                sync: bool = True) -> Any:
+    """Merge atlases into `target` (made if missing): done beats not done, exact beats unknown; two different
+    exact verdicts stop the merge before anything is written (`AtlasConflictError`). A `MergeReport`."""
+    from .atlas.format import merge_atlases
+
+    prefix = None
+    if game is not None:
+        from .atlas.build import atlas_game
+
+        prefix = atlas_game(catalogue.solitaire(game))
+    return merge_atlases(target, sources, prefix, sync=sync)
+
+
 __all__ = [
     "analyze",
+    "atlas_build",
+    "atlas_lookup",
+    "atlas_merge",
+    "atlas_numbers",
+    "atlas_stats",
+    "atlas_unknowns",
+    "atlas_verify",
     "code",
     "curated",
     "curation_state",
@@ -785,6 +1006,7 @@ __all__ = [
     "generate",
     "hint",
     "number",
+    "open_atlas",
     "open_store",
     "rate",
     "replay",

@@ -74,8 +74,10 @@ class SolveResult:
     """Whether a position can be won, exactly: the verdict, a replayed winning line, and the effort.
 
     ``method`` is what decided ("search", "cpsat", "none" when a limit stopped every method);
-    ``stopped`` names the limit that ended an ``unknown``; ``cached`` says the answer was read
-    from the results store (``method`` and ``seconds`` are then those of the stored solve).
+    ``stopped`` names the limit that ended an ``unknown``; ``cached`` says the answer was not
+    solved now: ``source`` says where it came from ("solver", "store": the results store, whose
+    ``method`` and ``seconds`` are those of the stored solve, or "atlas": the winnability atlas,
+    a verdict without a line unless one was solved on demand).
     """
 
     game: str
@@ -91,6 +93,7 @@ class SolveResult:
     cached: bool = False
     stats: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     limits: Limits | None = field(default=None, compare=False, repr=False)  # what bounded a fresh solve
+    source: str = "solver"  # "solver", "store" or "atlas"
 
     def to_stored(self, tag: str, number: int, limits: Limits | None = None) -> StoredResult:
         """The results store's row for this solve of deal `number` of the game tagged `tag`.
@@ -123,6 +126,7 @@ class SolveResult:
             "stopped": self.stopped,
             "cached": self.cached,
             "solver_version": self.solver_version,
+            "source": self.source,
         }
 
 
@@ -333,6 +337,31 @@ class EndgameResult:
 
 
 @dataclass(frozen=True)
+class AtlasEntry:
+    """What a winnability atlas holds for one deal, read without solving.
+
+    ``verdict`` is None when the atlas has not done the deal yet; ``unknown`` carries the limits
+    the deal reached (its sidecar entry). ``solver_version`` is that of the shard's verdicts.
+    """
+
+    game: str
+    code: str
+    number: int
+    verdict: Verdict | None
+    solver_version: str | None
+    shard: str  # the shard file's name
+    unknown: dict[str, Any] | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "game": self.game, "number": self.number,
+            "verdict": None if self.verdict is None else self.verdict.value, "done": self.verdict is not None,
+            "source": "atlas", "solver_version": self.solver_version, "shard": self.shard,
+        } | ({"unknown": self.unknown} if self.unknown is not None else {})
+
+
+@dataclass(frozen=True)
 class CuratedPage:
     """A page of the curated feed: rated winnable deals in the order they were curated.
 
@@ -362,5 +391,5 @@ class CuratedPage:
         }
 
 
-__all__ = ["SEES_EVERY_CARD", "SEES_PLAYER", "Analysis", "CuratedPage", "Deal", "EndgameResult", "FairHintResult",
+__all__ = ["SEES_EVERY_CARD", "SEES_PLAYER", "Analysis", "AtlasEntry", "CuratedPage", "Deal", "EndgameResult", "FairHintResult",
            "FairMove", "HintResult", "MoveVerdict", "Replay", "SolveResult", "Tally"]

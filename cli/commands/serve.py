@@ -62,6 +62,10 @@ def _listen(host: str, port: int) -> socket.socket:
               help="Largest request body accepted (413 beyond).")
 @click.option("--max-queue", type=click.IntRange(min=1), default=None,
               help="Jobs waiting or running in the pool before 503 busy (default: 32 per worker).")
+@click.option("--atlas", "atlas_dir", envvar="HALFMOON_ATLAS", default=None, metavar="DIR",
+              help="A winnability atlas (default: $HALFMOON_ATLAS): decided deals are answered from it "
+                   "(GET /v1/deals/{code} gains \"winnability\"; solutions of unwinnable deals, or with "
+                   "?verdict_only=true, need no solving).")
 @click.option("--cors-origin", "cors_origin", multiple=True, metavar="ORIGIN",
               help="Let pages on ORIGIN (e.g. https://app.example; '*' for any) call the API from a browser. "
                    "Repeatable; off by default.")
@@ -71,8 +75,8 @@ def _listen(host: str, port: int) -> socket.socket:
 @json_option
 def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
           solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
-          max_body_kb: int, max_queue: int | None, cors_origin: tuple[str, ...], log_level: str, access_log: bool,
-          as_json: bool) -> None:
+          max_body_kb: int, max_queue: int | None, atlas_dir: str | None, cors_origin: tuple[str, ...],
+          log_level: str, access_log: bool, as_json: bool) -> None:
     """Serve the HTTP JSON API (deals, solutions, hints, curated deals, endgames) and the web page at /.
 
     Prints where it listens (one JSON object with --json: url, docs, openapi, workers, db),
@@ -103,8 +107,11 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         endgame_memory_mb=endgame_memory_mb,
         max_body_bytes=max_body_kb * 1024,
         max_queue=max_queue or 32 * workers,
+        atlas_path=None if atlas_dir is None else Path(atlas_dir),
         cors_origins=cors_origin,
     )
+    if config.atlas_path is not None:
+        halfmoon.open_atlas(config.atlas_path).close()  # not an atlas: a one-line error, at once
     with halfmoon.open_store(config.db_path) as store:  # a store that cannot be opened: a one-line error, at once
         db_path = store.path
     config = dataclasses.replace(config, db_path=db_path)
@@ -113,11 +120,12 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}"
     info = {"url": url, "docs": f"{url}/docs", "openapi": f"{url}/openapi.json", "workers": config.workers,
-            "db": str(db_path)}
+            "db": str(db_path)} | ({"atlas": str(config.atlas_path)} if config.atlas_path is not None else {})
     if as_json:
         echo_json(info)
     else:
-        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path})")
+        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path}"
+                   + (f", atlas {config.atlas_path}" if config.atlas_path is not None else "") + ")")
         click.echo(f"page: {url}/   API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
     sys.stdout.flush()
     service_log = logging.getLogger("halfmoon.server")  # incidents, curation problems: next to uvicorn's lines

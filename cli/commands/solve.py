@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterator
 
 import click
@@ -31,7 +32,12 @@ def _symbols(cards: str) -> str:
 
 
 def _print_result(result: Any, label: str, symbols: bool) -> None:
-    source = "from the store: " if result.cached else ""
+    if result.source == "atlas" and result.moves is None:
+        click.echo(f"{label}: {result.verdict.value} (from the atlas, solver {result.solver_version}"
+                   + (f"; no winning line within the limits: stopped by the {result.stopped} limit" if result.stopped
+                      else "") + ")")
+        return
+    source = "from the store: " if result.source == "store" else ""
     click.echo(f"{label}: {result.verdict.value} ({source}method {result.method}, {result.nodes} nodes, "
                f"{result.seconds:.3f} s" + (f", stopped by the {result.stopped} limit" if result.stopped else "") + ")")
     if result.moves is not None:
@@ -69,19 +75,32 @@ def _inputs(codes: tuple[str, ...], range_text: str | None, game: str | None, ru
 @symbols_option
 @db_option
 @no_cache_option
+@click.option("--atlas", "atlas_dir", envvar="HALFMOON_ATLAS", default=None, metavar="DIR",
+              help="A winnability atlas (default: $HALFMOON_ATLAS): decided deals are answered from it "
+                   "(unwinnable at once; winnable with --verdict-only, else its line is solved).")
+@click.option("--verdict-only", is_flag=True, help="Only the verdict: no winning line (from the atlas when it "
+                                                   "has the deal, without solving).")
 @json_option
 def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rules: str | None, layout: str | None,
           line: str, method: str | None, time_limit: float | None, node_limit: int | None, memory_mb: int | None,
-          seed: int | None, symbols: bool, db_path: str | None, no_cache: bool, as_json: bool) -> None:
+          seed: int | None, symbols: bool, db_path: str | None, no_cache: bool, atlas_dir: str | None,
+          verdict_only: bool, as_json: bool) -> None:
     """Decide exactly whether each deal can be won (any solitaire), and show a winning line.
 
     Give deal CODEs (any solitaire: HM, EL, SE, TN), '-' to read codes from stdin (blank and '#'
     lines skipped), --range A:B with --game, or --layout FILE. Verdicts: winnable, unwinnable, or
     unknown (a limit ran out). A bad code is reported (one JSON error object with --json) and the
     batch goes on; the exit status is then 3. Answers come from the results store when it holds
-    one that can be trusted (they say so); --method, --seed or --no-cache solve afresh.
+    one that can be trusted (they say so); --method, --seed or --no-cache solve afresh. With an
+    atlas (--atlas DIR or $HALFMOON_ATLAS), a deal it has decided is answered from it ("source":
+    "atlas" in the JSON): at once when unwinnable or with --verdict-only; a winnable deal's line
+    is still solved and replayed.
     """
     import halfmoon
+
+    opened = halfmoon.open_atlas(atlas_dir) if atlas_dir else None
+    if opened is not None:
+        click.get_current_context().call_on_close(opened.close)
 
     limits = limits_of(time_limit, node_limit, memory_mb)
     if layout is not None:
@@ -100,7 +119,7 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
     for number, item in _inputs(codes, range_text, game, rules):
         try:
             result = halfmoon.solve(item, moves=line, game=game, rules=rules, method=method, limits=limits, seed=seed,
-                                    store=store)
+                                    store=store, atlas=opened, verdict_only=verdict_only)
         except ValueError as error:
             if not isinstance(item, str):
                 raise
@@ -111,7 +130,11 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
             else:
                 click.echo(f"error: {'line ' + str(number) + ': ' if number is not None else ''}{error}", err=True)
             continue
-        echo_json(result.to_json()) if as_json else _print_result(result, result.code or str(item), symbols)
+        data = result.to_json()
+        if verdict_only and result.moves is not None:
+            data |= {"moves": None, "cards": None}
+            result = dataclasses.replace(result, moves=None, cards=None)
+        echo_json(data) if as_json else _print_result(result, result.code or str(item), symbols)
     if failed:  # each bad input was reported where it stood; the batch went on past it
         click.get_current_context().exit(EXIT_INPUT)
 

@@ -118,6 +118,8 @@ class Service:
         self.curator: Curator | None = None
         self.versions: dict[str, str] = {}
         self._since: dict[Any, float] = {}
+        # A winnability atlas: opened (and checked) now, read with one byte a lookup (no solving).
+        self.atlas = halfmoon.open_atlas(config.atlas_path) if config.atlas_path is not None else None
 
     async def start(self) -> None:
         # The store and the worker processes start side by side.
@@ -135,6 +137,8 @@ class Service:
             await flights.cancel_all()
         await self.pool.close()
         await self.store.close()
+        if self.atlas is not None:
+            self.atlas.close()
 
     def wait(self, asked: float | None) -> float:
         return self.config.wait_default if asked is None else asked
@@ -164,6 +168,18 @@ class Service:
         await self.store.put(solved.stored)
         return solved.answer
 
+    def atlas_entry(self, code: str) -> halfmoon.AtlasEntry | None:
+        """What the atlas holds for a solitaire deal code (None: no atlas configured)."""
+        if self.atlas is None:
+            return None
+        self.metrics.bump("atlas.lookups")
+        return halfmoon.atlas_lookup(code, self.atlas, strict=False)
+
+    def atlas_answer(self, code: str) -> dict[str, Any]:
+        """The solve answer for a deal the atlas has decided: its verdict, no line, no solving."""
+        self.metrics.bump("solutions.from_atlas")
+        return halfmoon.solve(code, atlas=self.atlas, verdict_only=True).to_json()
+
     # -- stats ---------------------------------------------------------------------------------
 
     async def stats(self) -> dict[str, Any]:
@@ -179,8 +195,11 @@ class Service:
             "store": {"path": str(self.store.path), **(await self.store.counts()), "writes": self.store.writes,
                       "bad_lines_skipped": self.store.bad_lines},
             "requests": self.metrics.snapshot(),
+            "atlas": None if self.atlas is None else {
+                "path": str(self.atlas.path), "games": self.atlas.games(), "lookups": counts["atlas.lookups"]},
             "solutions": {
                 "asked": counts["solutions.asked"],
+                "from_atlas": counts["solutions.from_atlas"],
                 "from_store": counts["solutions.from_store"],
                 "solved": counts["solutions.solved"],
                 "pending": counts["solutions.pending"],
@@ -261,15 +280,39 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     @app.get("/v1/deals/{code}", response_model=DealLayout, responses=bad, tags=["deals"])
     async def deal(code: str = code_path) -> JSONResponse:
-        """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it."""
-        return JSONResponse(halfmoon.deal(code).to_json())
+        """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it.
+
+        With an atlas (`serve --atlas DIR`), a solitaire deal also has "winnability": what the
+        atlas holds (`halfmoon atlas lookup CODE --json`, "source": "atlas"; verdict null when the
+        atlas has not done the deal).
+        """
+        dealt = halfmoon.deal(code)
+        data = dealt.to_json()
+        if service.atlas is not None and dealt.code is not None and dealt.game not in _multiplayer():
+            entry = service.atlas_entry(dealt.code)
+            assert entry is not None
+            data["winnability"] = entry.to_json()
+        return JSONResponse(data)
 
     @app.get("/v1/deals/{code}/solution", response_model=Solution, responses=bad | pending | busy, tags=["deals"])
-    async def solution(code: str = code_path, wait: float | None = wait_query) -> JSONResponse:
-        """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`)."""
-        canonical = halfmoon.deal(code).code
+    async def solution(code: str = code_path, wait: float | None = wait_query,
+                       verdict_only: bool = Query(False, description="Only the verdict: from the atlas when it has "
+                                                                     "the deal (no solving)."),
+                       ) -> JSONResponse:
+        """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`).
+
+        With an atlas (`serve --atlas DIR`): a deal it has decided is answered from it at once
+        ("source": "atlas") when it is unwinnable or with `verdict_only`; a winnable deal's line is
+        still solved (or read from the store) and replayed.
+        """
+        dealt = halfmoon.deal(code)
+        canonical = dealt.code
         assert canonical is not None
         service.metrics.bump("solutions.asked")
+        entry = service.atlas_entry(canonical) if dealt.game not in _multiplayer() else None
+        decided = entry is not None and entry.verdict in (halfmoon.Verdict.WINNABLE, halfmoon.Verdict.UNWINNABLE)
+        if decided and (verdict_only or entry.verdict is halfmoon.Verdict.UNWINNABLE):  # type: ignore[union-attr]
+            return JSONResponse(service.atlas_answer(canonical))
         hit = await service.store.from_store(canonical, service.solve_limits())  # a multiplayer code: 400 here
         if hit is not None:
             service.metrics.bump("solutions.from_store")
@@ -279,6 +322,13 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         if await wait_for(task, service.wait(wait)):
             answer = task.result()
             service.metrics.bump("solutions.solved")
+            if decided and answer["verdict"] != entry.verdict.value:  # type: ignore[union-attr]
+                if answer["verdict"] != "unknown":
+                    raise halfmoon.SolverBug(f"{canonical}: the atlas ({entry.shard}) says "  # type: ignore[union-attr]
+                                             f"{entry.verdict.value}, the solver {answer['verdict']}")  # type: ignore[union-attr]
+                # The solve ran out of time: the atlas's verdict, without a line.
+                return JSONResponse(service.atlas_answer(canonical) | {
+                    "nodes": answer["nodes"], "seconds": answer["seconds"], "stopped": answer["stopped"]})
             return JSONResponse(answer | {"source": "solver"})
         service.metrics.bump("solutions.pending")
         return _pending(

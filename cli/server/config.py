@@ -51,11 +51,14 @@ class ServiceConfig:
     rating_params: RatingParams = field(default_factory=RatingParams)
     hint_cache: int = 1024
     endgame_cache: int = 256
+    atlas_path: Path | None = None  # a winnability atlas: decided deals answered from it (docs/atlas.md)
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API from a browser; none by default
 
     def __post_init__(self) -> None:
         if self.db_path is not None:
             object.__setattr__(self, "db_path", Path(self.db_path).expanduser())
+        if self.atlas_path is not None:
+            object.__setattr__(self, "atlas_path", Path(self.atlas_path).expanduser())
         object.__setattr__(self, "cors_origins", tuple(self.cors_origins))
         for origin in self.cors_origins:
             if origin != "*" and not (origin.startswith(("http://", "https://")) and origin.count("/") == 2):
@@ -95,5 +98,6 @@ class ServiceConfig:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["db_path"] = None if self.db_path is None else str(self.db_path)
+        data["atlas_path"] = None if self.atlas_path is None else str(self.atlas_path)
         data["cors_origins"] = list(self.cors_origins)
         return data
