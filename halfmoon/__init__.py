@@ -21,7 +21,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time they load on first use
-    from halfmoon.dealcodes import DEAL_COUNT, DealCode, DealCodeError, parse_code, parse_range, sample_numbers
+    from halfmoon.dealcodes import (
+        DEAL_COUNT,
+        Card,
+        DealCode,
+        DealCodeError,
+        parse_card,
+        parse_code,
+        parse_range,
+        sample_numbers,
+    )
     from halfmoon.solver.api import (
         analyze,
         atlas_build,
@@ -92,8 +101,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
 #: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
 #: `halfmoon` command, `--help` included) from importing the solvers, numpy or OR-tools up front.
 _HOMES = {
-    **dict.fromkeys(["DEAL_COUNT", "DealCode", "DealCodeError", "parse_code", "parse_range", "sample_numbers"],
-                    "halfmoon.dealcodes"),
+    **dict.fromkeys(["DEAL_COUNT", "Card", "DealCode", "DealCodeError", "parse_card", "parse_code", "parse_range",
+                     "sample_numbers"], "halfmoon.dealcodes"),
     **dict.fromkeys(["atlas_build", "atlas_lookup", "atlas_merge", "atlas_numbers", "atlas_stats", "atlas_unknowns",
                      "atlas_verify", "open_atlas"], "halfmoon.solver.api"),
     **dict.fromkeys(["analyze", "code", "curated", "curation_state", "deal", "endgame", "endgame_position",
@@ -130,6 +139,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Analysis",
+    "Card",
     "DEAL_COUNT",
     "TIERS",
     "AtlasConflictError",
@@ -188,6 +198,7 @@ __all__ = [
     "number",
     "open_atlas",
     "open_store",
+    "parse_card",
     "parse_code",
     "parse_range",
     "rate",

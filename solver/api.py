@@ -203,7 +203,10 @@ def deal(start: Start, *, game: str | None = None, rules: Rules | None = None) -
 
 
 def _endgame_draw(adapter: EndgameAdapter) -> Callable[[Any, bool, bool], str]:
-    return lambda position, symbols=False, full=False: adapter.describe(position)
+    def draw(position: Any, symbols: bool = False, full: bool = False) -> str:
+        return adapter.describe(position)
+
+    return draw
 
 
 def replay(start: Start, moves: str | Sequence[Any] = "", *, game: str | None = None,

@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -96,7 +97,7 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
 
     workers = workers or default_workers()
     config = ServiceConfig(
-        db_path=db,
+        db_path=None if db is None else Path(db),
         workers=workers,
         wait_default=wait_default,
         wait_max=wait_max,
@@ -106,7 +107,7 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         endgame_memory_mb=endgame_memory_mb,
         max_body_bytes=max_body_kb * 1024,
         max_queue=max_queue or 32 * workers,
-        atlas_path=atlas_dir,
+        atlas_path=None if atlas_dir is None else Path(atlas_dir),
         cors_origins=cors_origin,
     )
     if config.atlas_path is not None:

@@ -26,9 +26,9 @@ _LIMITS_HELP = "default: the game's own, 120 s for Half Moon"
 
 
 def _symbols(cards: str) -> str:
-    import halfmoon.dealcodes as dealcodes
+    import halfmoon
 
-    return "+".join(dealcodes.parse_card(card).symbol() for card in cards.split("+"))
+    return "+".join(halfmoon.parse_card(card).symbol() for card in cards.split("+"))
 
 
 def _print_result(result: Any, label: str, symbols: bool) -> None:
@@ -192,9 +192,10 @@ def hint(code: str | None, line: str, game: str | None, rules: str | None, layou
         _print_hint(halfmoon.hint(start, moves=line, game=game, rules=rules, limits=limits, seed=seed), symbols,
                     as_json)
         return
-    fair = halfmoon.fair_hint(start, moves=line, game=game, rules=rules, limits=limits, seed=seed or 0,
-                              **({"samples": samples} if samples is not None else {}),
-                              **({"budget": budget} if budget is not None else {}))
+    options: dict[str, Any] = {"samples": samples} if samples is not None else {}
+    if budget is not None:
+        options["budget"] = budget
+    fair = halfmoon.fair_hint(start, moves=line, game=game, rules=rules, limits=limits, seed=seed or 0, **options)
     if as_json:
         echo_json(fair.to_json())
         return
@@ -285,6 +286,7 @@ def analyze(code: str | None, line: str, game: str | None, rules: str | None, la
         click.echo(f"{label}, {count}: unknown (a solver limit was hit): lost after move {low} "
                    f"and by move {high}, as far as was decided")
         return
+    assert result.lost_cards is not None  # a lost game names the move that lost it
     cards = _symbols(result.lost_cards) if symbols else result.lost_cards
     click.echo(f"{label}, {count}: lost at move {result.lost_at}, {result.lost_move} ({cards}): winnable before it, "
                f"not after (every card known)")

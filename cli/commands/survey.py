@@ -98,7 +98,8 @@ def survey(deals: int | None, range_text: str | None, sample: int | None, game: 
         numbers = halfmoon.parse_range(range_text)
         if deals is not None and deals != len(numbers):
             raise click.UsageError(f"--deals {deals} does not match --range {range_text} ({len(numbers)} deals)")
-        total, selection, deal_numbers = len(numbers), {"range": [numbers.start, numbers.stop]}, iter(numbers)
+        selection: dict[str, Any] = {"range": [numbers.start, numbers.stop]}
+        total, deal_numbers = len(numbers), iter(numbers)
     else:
         total = deals or 1000
         if sample is not None:

@@ -255,9 +255,9 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     install_page(app, config.cors_origins)  # the web page at /, /docs and /redoc offline, CORS
     install_play(app, service, wait_query)  # /v1/replay, /v1/fair-hint, /v1/analyze
     code_path = PathParam(description="A deal code such as HM1-N-AAAAAAB (any case).", examples=["HM1-N-AAAAAAB"])
-    bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
-    pending = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
+    bad: dict[int | str, dict[str, Any]] = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
+    busy: dict[int | str, dict[str, Any]] = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
+    pending: dict[int | str, dict[str, Any]] = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     # -- health and stats ----------------------------------------------------------------------
 
@@ -436,7 +436,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             start: Any = request.position
         else:
             start = request.code
-            if halfmoon.parse_code(request.code).game != info.tag:
+            if halfmoon.parse_code(start).game != info.tag:
                 raise halfmoon.InputError(f"deal code {request.code}: not a {info.title} code (expected {info.tag}1-…)")
         shown = halfmoon.endgame_position(start, game=info.name, moves=request.moves)  # reads and plays: no solving
         position = shown.report["position"]

@@ -50,7 +50,7 @@ def fair_hint_job(position: dict[str, Any], game: str | None, rules: Any, sample
     def run() -> dict[str, Any]:
         import halfmoon
 
-        extra = {"samples": samples} if samples is not None else {}
+        extra: dict[str, Any] = {"samples": samples} if samples is not None else {}
         return halfmoon.fair_hint(position, game=game, rules=rules, seed=seed, budget=budget, **extra).to_json()
 
     return work._guarded(run)
@@ -74,9 +74,9 @@ def install_play(app: FastAPI, service: Any, wait_query: Any) -> None:
     config = service.config
     fair_answers: Flights[dict[str, Any]] = Flights(256)
     analyses: Flights[dict[str, Any]] = Flights(256)
-    bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
-    later = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
+    bad: dict[int | str, dict[str, Any]] = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
+    busy: dict[int | str, dict[str, Any]] = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
+    later: dict[int | str, dict[str, Any]] = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     def played(request: HintRequest) -> tuple[Any, str | None, Any, str, Any]:
         """The start, game, rules and moves of a request, and the line replayed (a bad one: 400 now)."""

@@ -24,7 +24,7 @@ T = TypeVar("T")
 class StoreGateway:
     """Async access to one store file (see the module docstring)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | None) -> None:  # None: what halfmoon.open_store() opens by default
         self.path = path
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="store-reader")

@@ -38,7 +38,7 @@ class Solitaire(Generic[P, M]):
     code: Callable[[int], str]
     position_from_json: Callable[[Any], P]
     position_to_json: Callable[[P], dict[str, Any]]
-    describe: Callable[[P, bool], str]  # the position drawn as text (True: suits as symbols)
+    describe: Callable[[P, bool, bool], str]  # the position drawn as text (suits as symbols; every card)
     solve: Callable[[P, str, Limits, int], SearchResult[M]]  # (position, method, limits, seed)
     parse_line: Callable[[str], tuple[M, ...]]
     replay: Callable[[P, str | Sequence[M]], tuple[P, tuple[M, ...]]]  # raises LineError

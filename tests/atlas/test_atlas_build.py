@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from support.atlas_helpers import BITS, GAME, NODES, RANGE, build, expected_code, files
-from batch.toy import KILLERS_ENV, TAG
+from support.toy_solitaire import KILLERS_ENV, TAG
 from halfmoon.solver.atlas import Shard, ShardWriter, atlas_numbers, atlas_stats, check_atlas, verify_atlas
 from halfmoon.solver.atlas.format import KEEP, UNKNOWN, WINNABLE, shard_name
 from halfmoon.solver.catalogue import solitaire

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hm_brute import brute_winnable, layout
+from support.hm_brute import brute_winnable, layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_halfmoon_search import small_layouts

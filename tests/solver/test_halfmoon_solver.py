@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hm_brute import brute_winnable, layout
+from support.hm_brute import brute_winnable, layout
 from hypothesis import HealthCheck, given, settings
 from test_halfmoon_search import small_layouts
 

@@ -1,4 +1,4 @@
-"""Helpers for the atlas tests: builds of the toy solitaire (tests/batch/toy.py) in 2^10-deal shards."""
+"""Helpers for the atlas tests: builds of the toy solitaire (tests/support/toy_solitaire.py) in 2^10-deal shards."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from batch.test_runner import SerialSource
-from batch.toy import TAG, toy_deal, toy_solve  # noqa: F401 - importing registers the toy game
+from support.toy_solitaire import TAG, toy_deal, toy_solve  # noqa: F401 - importing registers the toy game
 from halfmoon.solver.atlas import build_atlas
 from halfmoon.solver.catalogue import solitaire
 from halfmoon.solver.core.verdicts import Limits

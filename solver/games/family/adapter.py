@@ -79,6 +79,9 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         def code(number: int) -> str:
             return f"{rules.name}#{number}"
 
+    def describe(position: Position, symbols: bool = False, full: bool = False) -> str:
+        return draw_position(rules, position, symbols)
+
     return Solitaire(
         tag=tag,
         name=rules.name.lower().replace(" ", "-"),
@@ -90,7 +93,7 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         code=code,
         position_from_json=game.layout_from_json,
         position_to_json=Position.to_json,
-        describe=lambda position, symbols=False, full=False: draw_position(rules, position, symbols),
+        describe=describe,
         solve=lambda position, method, limits, seed: solve_position(rules, position, method, limits, seed),
         parse_line=lambda text: tuple(parse_move(token) for token in split_line(text)),
         replay=replay,

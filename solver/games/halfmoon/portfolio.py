@@ -186,7 +186,7 @@ class _Direction:
             self.table = RefutedSet(capacity)
             self.state = HalfMoonSearch(self.position)
 
-    def oracle(self, prefix: tuple, level: int) -> tuple | bool | None:
+    def oracle(self, prefix: Any, level: int) -> tuple[Any, ...] | bool | None:
         """CP-SAT on the position a search line reaches (see `solve_solitaire`'s oracle).
 
         Asked again about a node whose subtree keeps growing, it spends twice as much.
