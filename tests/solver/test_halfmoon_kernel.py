@@ -13,9 +13,9 @@ import signal
 import time
 
 import pytest
-from hm_brute import layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.hm_brute import layout
 from test_halfmoon_search import small_layouts
 
 from halfmoon.dealcodes import Card, deal_halfmoon

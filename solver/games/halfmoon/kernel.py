@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
+from halfmoon.dealcodes import Card
 from halfmoon.solver.errors import UnsupportedError
 
 ENGINES = ("native", "python")
@@ -94,7 +95,7 @@ def kernel_error() -> type[Exception]:
     return _kernel.KernelError if _kernel is not None else RuntimeError
 
 
-def playouts(piles: Sequence[Sequence[int]], reserve: Sequence[int | None], state: int, count: int,
+def playouts(piles: Sequence[Sequence[Card | int]], reserve: Sequence[Card | int | None], state: int, count: int,
              greedy: bool) -> tuple[int, int]:
     assert _kernel is not None
     return _kernel.playouts(piles, reserve, state, count, greedy)

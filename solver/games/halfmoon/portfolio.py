@@ -142,7 +142,7 @@ def verify_line(position: Position, moves: Iterable[Move]) -> tuple[Move, ...]:
 def _move_maker(npiles: int) -> Callable[[tuple[int, ...]], Move]:
     """Place codes (pile i -> i, reserve slot j -> npiles + j) to `Move` values, memoised:
     a deal has a few hundred distinct moves and a line names 48."""
-    places = {}
+    places: dict[int, Place] = {}
 
     @lru_cache(maxsize=4096)
     def move(codes: tuple[int, ...]) -> Move:
