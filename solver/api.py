@@ -254,6 +254,22 @@ def _from_stored(solitaire: Solitaire[Any, Any], stored: StoredResult, position:
     )
 
 
+def _with_engine(solitaire: Solitaire[Any, Any], engine: str | None) -> Solitaire[Any, Any]:
+    """The game solved by `engine` (None: its default engine)."""
+    if engine is None:
+        return solitaire
+    if engine not in solitaire.engines or solitaire.with_engine is None:
+        offered = f"its engines are {', '.join(solitaire.engines)}" if solitaire.engines else "it has one engine"
+        raise UnsupportedError(f"engine {engine!r}: {solitaire.title} cannot choose it ({offered})")
+    return solitaire.with_engine(engine)
+
+
+def engine_warning(game: str = "HM") -> str | None:
+    """One line to show when a game's default engine fell back to a slower one (None when it did not)."""
+    solitaire = catalogue.solitaire(game)
+    return solitaire.engine_warning() if solitaire.engine_warning is not None else None
+
+
 def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | None, method: str, limits: Limits,
                     seed: int) -> SolveResult:
     found = solitaire.solve(position, method, limits, seed)
@@ -261,7 +277,7 @@ def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | N
     return SolveResult(
         solitaire.name, code, found.verdict, moves, _cards(solitaire, position, moves) if moves is not None else None,
         found.method, found.nodes, found.seconds, solitaire.solver_version, found.stopped, stats=found.stats,
-        limits=limits,
+        limits=limits, engine=found.stats.get("engine"),
     )
 
 
@@ -304,6 +320,7 @@ def solve(
     store: ResultStore | None = None,
     atlas: str | Path | Any | None = None,
     verdict_only: bool = False,
+    engine: str | None = None,
 ) -> SolveResult:
     """Whether a solitaire deal or position can be won, exactly, with a winning line replayed through the rules.
 
@@ -315,15 +332,18 @@ def solve(
     answered from it (``source`` "atlas", ``cached`` true, no solving) when ``verdict_only`` or
     when it is unwinnable; a winnable deal's line is still solved on demand (store, then solver)
     and replayed; if that solve hits its limit, the answer is the atlas's verdict without a line.
+    ``engine`` chooses the search engine where a game has several (Half Moon: "native" or
+    "python"); like ``method`` and ``seed``, asking for one always solves afresh.
     """
     found = _solitaire_start(start, game, rules, "solve")
-    solitaire = found.solitaire
+    solitaire = _with_engine(found.solitaire, engine)
     chosen = _method(solitaire, method)
     effective = (limits or Limits()).over(solitaire.default_limits)
     position, played = _played(solitaire, found.position, moves)
     keyed = found.code is not None and found.number is not None and not played
     from_atlas = None
-    if atlas is not None and keyed and method is None and seed is None:
+    fresh = method is not None or seed is not None or engine is not None  # a question the store did not answer
+    if atlas is not None and keyed and not fresh:
         assert found.code is not None and found.number is not None
         from_atlas = _atlas_entry(solitaire, found.code, found.number, atlas, strict=False)
         if from_atlas.verdict is Verdict.UNKNOWN or from_atlas.verdict is None:
@@ -334,7 +354,7 @@ def solve(
                                cached=True, source="atlas")
     keyed = keyed and store is not None
     result = None
-    if keyed and method is None and seed is None:
+    if keyed and not fresh:
         assert store is not None
         hit = _trusted(store, found, effective)
         if hit is not None:
@@ -389,6 +409,7 @@ def hint(
     rules: Rules | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
+    engine: str | None = None,
 ) -> HintResult:
     """After the moves played, which legal moves keep the game winnable (exact: the solver sees every card).
 
@@ -396,7 +417,7 @@ def hint(
     moves that lead to equal positions are solved once. `fair_hint` answers from what a player sees.
     """
     found = _solitaire_start(start, game, rules, "hint")
-    solitaire = found.solitaire
+    solitaire = _with_engine(found.solitaire, engine)
     effective = (limits or Limits()).over(solitaire.default_limits)
     started = time.perf_counter()
     position, played = _played(solitaire, found.position, moves)
@@ -1000,6 +1021,7 @@ __all__ = [
     "deal",
     "endgame",
     "endgame_position",
+    "engine_warning",
     "fair_hint",
     "from_store",
     "games",

@@ -36,8 +36,6 @@ from . import work
 from .config import ServiceConfig
 from .curate import Curator
 from .errors import ApiError, BodyLimit, WorkerBug, install_error_handlers
-from .page import install_page
-from .play import install_play
 from .flights import Flights, wait_for
 from .metrics import Metrics, RequestMetrics
 from .models import (
@@ -53,6 +51,8 @@ from .models import (
     Pending,
     Solution,
 )
+from .page import install_page
+from .play import install_play
 from .pool import SolverPool
 from .storage import StoreGateway
 

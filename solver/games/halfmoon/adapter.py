@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Hashable, Sequence
 
 from halfmoon.dealcodes import Card, DealCode, deal_halfmoon
 from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver.core.adapters import Solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits, SearchResult
 from halfmoon.solver.errors import SolverBug
 
 from . import kernel, portfolio
@@ -94,4 +96,19 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     conceal=conceal,
     reveal=reveal,
     extra={"playouts": playouts},  # the rating's fast path (solver/rating.py)
+    engines=kernel.ENGINES,
+    engine_warning=kernel.fallback_warning,
 )
+
+
+def with_engine(engine: str) -> Solitaire[Position, Move]:
+    """Half Moon solved by `engine` ("native": the compiled kernel, "python": the reference search)."""
+    chosen = kernel.resolve(engine)
+
+    def solve(position: Position, method: str, limits: Limits, seed: int) -> SearchResult[Move]:
+        return portfolio.solve(position, method, limits, seed, engine=chosen)
+
+    return replace(ADAPTER, solve=solve)
+
+
+ADAPTER = replace(ADAPTER, with_engine=with_engine)
