@@ -154,8 +154,16 @@ def _resolve(start: Start, game: str | None = None, rules: Rules | None = None) 
     assert game is not None
     row = catalogue.info(game)
     adapter = catalogue.endgame_adapter(row.tag)
-    position = adapter.position_from_json(start) if isinstance(start, Mapping) else start
+    position = adapter.position_from_json(_without_deal_keys(start, row)) if isinstance(start, Mapping) else start
     return _Endgame(row, adapter, known_code, position)
+
+
+def _without_deal_keys(data: Mapping[str, Any], row: GameInfo) -> dict[str, Any]:
+    """A position's JSON without what `Deal.to_json` adds to it (code, number, the game's own name),
+    so that `deal --json` output reads back as a position file of any game."""
+    own = (row.name, row.tag)
+    return {key: value for key, value in data.items()
+            if key not in ("code", "number") and not (key == "game" and value in own)}
 
 
 def _solitaire_start(start: Start, game: str | None, rules: Rules | None, question: str) -> _Solitaire:
