@@ -20,7 +20,7 @@ from typing import Any, Iterable, Iterator
 
 import click
 
-from halfmoon.solver.errors import InputError
+from halfmoon import InputError
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1

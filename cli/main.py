@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import click
 
+from .commands.atlas import atlas
 from .commands.deals import code, deal, games
 from .commands.endgame import endgame
 from .commands.replay import replay
 from .commands.rules import rules
 from .commands.serve import serve
-from .commands.solve import hint, solve
+from .commands.solve import analyze, hint, solve
 from .commands.survey import generate, survey
 from .common import HalfMoonGroup
 
@@ -27,7 +28,8 @@ def main() -> None:
     """
 
 
-for command in (games, deal, code, replay, solve, hint, endgame, rules, generate, survey, serve):
+for command in (games, deal, code, replay, solve, hint, analyze, endgame, rules, generate, survey, atlas,
+                serve):
     main.add_command(command)
 
 

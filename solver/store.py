@@ -25,7 +25,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping
 
 from halfmoon.solver.errors import InputError, NotFoundError, StoreError
 
@@ -179,6 +179,9 @@ class ResultStore:
     _pending: int = field(default=0, init=False, repr=False)
     _last_flush: float = field(default=0.0, init=False, repr=False)
     bad_lines: int = field(default=0, init=False)  # stored winning lines that failed to replay (never served)
+    #: What a store that cannot be used raises (corrupt, gone, locked past the busy timeout, unreadable):
+    #: callers that must stay up (the service) catch these and answer "unavailable".
+    FAILURES: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.Error, StoreError, OSError)
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)

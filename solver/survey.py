@@ -18,7 +18,8 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator, Sequence, cast
 
 from halfmoon.solver.errors import InputError
 
@@ -386,7 +387,7 @@ def run_survey(
     entry = solitaire
     limits = (limits or Limits()).over(entry.default_limits)
     ref = reference(entry)
-    stats = SurveyStats(entry.tag, entry.solver_version, limits.seconds, limits.nodes)
+    stats = SurveyStats(entry.name, entry.solver_version, limits.seconds, limits.nodes)
 
     def count(result: StoredResult, cached: bool) -> None:
         stats.add(result, cached)
@@ -398,7 +399,7 @@ def run_survey(
             cost = None
             if store is not None:
                 code = entry.code(number)
-                hit = store.trusted(code, entry.solver_version, lambda line, n=number: entry.line_wins(n, line),
+                hit = store.trusted(code, entry.solver_version, partial(entry.line_wins, number),
                                     limits.seconds, limits.nodes)
                 if hit is not None:
                     count(hit, True)
@@ -409,7 +410,7 @@ def run_survey(
     try:
         idle = store.flush_if_due if store is not None else None
         for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead, on_idle=idle):
-            number = outcome.job.key
+            number = cast(int, outcome.job.key)  # the jobs above are keyed by deal number
             result = checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, limits)
             if store is not None:
                 store.put(result)
@@ -528,7 +529,7 @@ def run_generate(
     try:
         idle = store.flush_if_due if store is not None else None
         for outcome in run_jobs(rate_deal, jobs(), source, window=window, lookahead=window, on_idle=idle):
-            index = outcome.job.key
+            index = cast(int, outcome.job.key)  # the jobs above are keyed by scan index
             number = outcome.job.args[1]
             if not outcome.ok:
                 if store is not None:

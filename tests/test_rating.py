@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from batch.toy import TAG, toy_deal, toy_solve
+from support.toy_solitaire import TAG, toy_deal, toy_solve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 from batch.test_runner import SerialSource
-from batch.toy import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
+from support.toy_solitaire import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -111,10 +111,17 @@ def _print_report(result: Any) -> None:
                 continue
             if key == "line" and isinstance(value, list):
                 value = ", ".join(f"P{s.get('seat')} {s.get('move')}" for s in value if isinstance(s, dict))
-            click.echo(f"  {key}: {value}")
+            click.echo(f"  {key.replace('_', ' ')}: {_plain(value)}")
     if report.get("extra"):
         click.echo("")
         for key, value in report["extra"].items():
-            click.echo(f"{key}: {value}")
+            click.echo(f"{key.replace('_', ' ')}: {_plain(value)}")
     for note in report["notes"]:
         click.echo(f"note: {note}")
+
+
+def _plain(value: Any) -> str:
+    """A JSON value as a reader wants it: yes/no, not Python's True/False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value is None else str(value)

@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -76,6 +77,13 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--max-connections", type=click.IntRange(min=8), default=1000, show_default=True,
               help="Open connections kept at most (also kept below the file limit); beyond it the longest-idle "
                    "connection is closed.")
+@click.option("--atlas", "atlas_dir", envvar="HALFMOON_ATLAS", default=None, metavar="DIR",
+              help="A winnability atlas (default: $HALFMOON_ATLAS): decided deals are answered from it "
+                   "(GET /v1/deals/{code} gains \"winnability\"; solutions of unwinnable deals, or with "
+                   "?verdict_only=true, need no solving).")
+@click.option("--cors-origin", "cors_origin", multiple=True, metavar="ORIGIN",
+              help="Let pages on ORIGIN (e.g. https://app.example; '*' for any) call the API from a browser. "
+                   "Repeatable; off by default.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
               show_default=True)
 @click.option("--access-log/--no-access-log", default=True, show_default=True, help="Log every request.")
@@ -83,13 +91,14 @@ def _listen(host: str, port: int) -> socket.socket:
 def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
           solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
           max_body_kb: int, max_queue: int | None, readonly: bool, per_client_jobs: int | None, token: str | None,
-          header_timeout: float, body_timeout: float, max_connections: int, log_level: str, access_log: bool,
-          as_json: bool) -> None:
-    """Serve the HTTP JSON API: deals, solutions, hints, curated deals, endgames.
+          header_timeout: float, body_timeout: float, max_connections: int, atlas_dir: str | None,
+          cors_origin: tuple[str, ...], log_level: str, access_log: bool, as_json: bool) -> None:
+    """Serve the HTTP JSON API (deals, solutions, hints, curated deals, endgames) and the web page at /.
 
     Prints where it listens (one JSON object with --json: url, docs, openapi, workers, db),
-    then serves until Ctrl-C or SIGTERM (requests still waiting get 503). The API is described
-    at /docs (OpenAPI at /openapi.json). Beyond loopback, set a --token.
+    then serves until Ctrl-C or SIGTERM (requests still waiting get 503). The page for players
+    is at / ; the API is described at /docs (OpenAPI at /openapi.json), both without internet.
+    Beyond loopback, set a --token.
     """
     try:
         import uvicorn
@@ -106,7 +115,7 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
 
     workers = workers or default_workers()
     config = ServiceConfig(
-        db_path=db,
+        db_path=None if db is None else Path(db),
         workers=workers,
         wait_default=wait_default,
         wait_max=wait_max,
@@ -120,7 +129,11 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         per_client_jobs=per_client_jobs,
         token=token or None,
         readonly=readonly,
+        atlas_path=None if atlas_dir is None else Path(atlas_dir),
+        cors_origins=cors_origin,
     )
+    if config.atlas_path is not None:
+        halfmoon.open_atlas(config.atlas_path).close()  # not an atlas: a one-line error, at once
     with halfmoon.open_store(config.db_path, readonly=True if readonly else None) as store:  # a one-line error
         db_path, cannot_write = store.path, store.readonly                                   # at once if unusable
     if cannot_write and not readonly:
@@ -137,12 +150,13 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}"
     info = {"url": url, "docs": f"{url}/docs", "openapi": f"{url}/openapi.json", "workers": config.workers,
-            "db": str(db_path)}
+            "db": str(db_path)} | ({"atlas": str(config.atlas_path)} if config.atlas_path is not None else {})
     if as_json:
         echo_json(info)
     else:
-        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path})")
-        click.echo(f"API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
+        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path}"
+                   + (f", atlas {config.atlas_path}" if config.atlas_path is not None else "") + ")")
+        click.echo(f"page: {url}/   API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
     sys.stdout.flush()
     service_log = logging.getLogger("halfmoon.server")  # incidents, curation problems: next to uvicorn's lines
     service_log.setLevel(log_level.upper())

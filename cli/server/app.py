@@ -61,12 +61,14 @@ from .models import (
     endgame_request,
     hint_request,
 )
+from .page import install_page
+from .play import install_play
 from .pool import SolverPool
 from .storage import StoreGateway
 
 API_VERSION = "v1"
-#: Positions a hint solves at most (the position and one per legal move): bounds its hard timeout.
-HINT_POSITIONS = 64
+#: A hint spends at most this many times its per-position limit in all (the facade's rule): its budget.
+HINT_TOTAL = 4
 
 
 def package_version() -> str:
@@ -170,6 +172,34 @@ class Contract:
                                          f"({', '.join(halfmoon.rule_presets())})")
         return json.loads(halfmoon.rule_preset_text(rules))
 
+    def start(self, request: Any) -> tuple[Any, str | None, dict[str, Any] | None, str]:
+        """The start, game, rules and moves of a body with a code or a layout (`hint_request`'s model)."""
+        if (request.code is None) == (request.layout is None):
+            raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
+        if request.code is not None and (request.game is not None or request.rules is not None):
+            raise ApiError(422, "game and rules go with a layout (a deal code names its game)", "bad_request",
+                           "UsageError")
+        if request.game is not None and request.rules is not None:
+            raise ApiError(422, "give the layout's game or its rules, not both", "bad_request", "UsageError")
+        rules = self.rules(request.rules)
+        if request.layout is not None:
+            self.layout(request.layout)
+            start: Any = request.layout
+            game = self.game(request.game) if request.game is not None else ("HM" if rules is None else None)
+        else:
+            start, game = self.code(request.code, self.any_code), None
+        moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
+        return start, game, rules, moves
+
+    async def solitaire_line(self, request: Any, question: str) -> tuple[Any, str | None, Any, str, Any]:
+        """`start` and the line of moves replayed (off the event loop): a bad move is a 400 now."""
+        start, game, rules, moves = self.start(request)
+        line = await asyncio.to_thread(halfmoon.replay, start, moves, game=game, rules=rules)
+        if line.game in _multiplayer():
+            raise halfmoon.UnsupportedError(f"{_multiplayer()[line.game].title} is a multiplayer game: {question} is "
+                                            f"for solitaires; ask `endgame` about its positions")
+        return start, game, rules, moves, line
+
     @staticmethod
     def layout(layout: dict[str, Any]) -> None:
         """The layout schema's shapes and card spellings (the game's own shape is the facade's check)."""
@@ -215,6 +245,8 @@ class Service:
         self.client_jobs: dict[str, int] = {}  # solver jobs running per client address
         self.closing = asyncio.Event()
         self.connection_stats: Any = None  # set by `halfmoon serve`: the connection guards' counters
+        # A winnability atlas: opened (and checked) now, read with one byte a lookup (no solving).
+        self.atlas = halfmoon.open_atlas(config.atlas_path) if config.atlas_path is not None else None
 
     def begin_shutdown(self) -> None:
         """The server is stopping: every request still waiting is answered 503 now."""
@@ -280,6 +312,8 @@ class Service:
             await flights.cancel_all()
         await self.pool.close()
         await self.store.close()
+        if self.atlas is not None:
+            self.atlas.close()
 
     def wait(self, asked: float | None) -> float:
         return self.config.wait_default if asked is None else asked
@@ -309,6 +343,18 @@ class Service:
         await self.store.put(solved.stored)
         return solved.answer
 
+    def atlas_entry(self, code: str) -> halfmoon.AtlasEntry | None:
+        """What the atlas holds for a solitaire deal code (None: no atlas configured)."""
+        if self.atlas is None:
+            return None
+        self.metrics.bump("atlas.lookups")
+        return halfmoon.atlas_lookup(code, self.atlas, strict=False)
+
+    def atlas_answer(self, code: str) -> dict[str, Any]:
+        """The solve answer for a deal the atlas has decided: its verdict, no line, no solving."""
+        self.metrics.bump("solutions.from_atlas")
+        return halfmoon.solve(code, atlas=self.atlas, verdict_only=True).to_json()
+
     # -- stats ---------------------------------------------------------------------------------
 
     async def stats(self) -> dict[str, Any]:
@@ -325,8 +371,11 @@ class Service:
                       "readonly": self.store.readonly, "writes_skipped_readonly": self.store.skipped_writes,
                       "bad_lines_skipped": self.store.bad_lines},
             "requests": self.metrics.snapshot(),
+            "atlas": None if self.atlas is None else {
+                "path": str(self.atlas.path), "games": self.atlas.games(), "lookups": counts["atlas.lookups"]},
             "solutions": {
                 "asked": counts["solutions.asked"],
+                "from_atlas": counts["solutions.from_atlas"],
                 "from_store": counts["solutions.from_store"],
                 "solved": counts["solutions.solved"],
                 "pending": counts["solutions.pending"],
@@ -376,6 +425,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
                    500: {"model": ErrorReply, "description": "A bug (an incident id; details in the server log)."},
                    503: {"model": ErrorReply, "description": "Shutting down, the results store unusable, or the "
                                                              "solver pool full (Retry-After)."}},
+        docs_url=None, redoc_url=None,  # served offline by page.install_page
     )
     app.state.service = service
     install_error_handlers(app)
@@ -392,15 +442,21 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     wait_query = Query(None, gt=0, le=config.wait_max, allow_inf_nan=False,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "
                                    f"at most {config.wait_max:g}); then 202 and the work goes on.")
+    install_page(app, config.cors_origins)  # the web page at /, /docs and /redoc offline, CORS
+    install_play(app, service, wait_query, HintRequest, contract)  # /v1/replay, /v1/fair-hint, /v1/analyze
     code_path = PathParam(description="A deal code of any game such as HM1-N-AAAAAAB or SH1-2-AAAAAAB (any case).",
                           examples=["HM1-N-AAAAAAB"], json_schema_extra={"pattern": contract.any_code})
     solitaire_path = PathParam(description="A solitaire deal code such as HM1-N-AAAAAAB (any case).",
                                examples=["HM1-N-AAAAAAB"], json_schema_extra={"pattern": contract.solitaire_code})
-    bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."},
-            429: {"model": ErrorReply, "description": "This client has its share of solver jobs running (Retry-After)."}}
-    missing = {404: {"model": ErrorReply, "description": "No such curated deal (the `after` cursor)."}}
-    pending = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
+    bad: dict[int | str, dict[str, Any]] = {
+        400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
+    busy: dict[int | str, dict[str, Any]] = {
+        503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."},
+        429: {"model": ErrorReply, "description": "This client has its share of solver jobs running (Retry-After)."}}
+    missing: dict[int | str, dict[str, Any]] = {
+        404: {"model": ErrorReply, "description": "No such curated deal (the `after` cursor)."}}
+    pending: dict[int | str, dict[str, Any]] = {
+        202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     # -- health and stats ----------------------------------------------------------------------
 
@@ -423,15 +479,39 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     @app.get("/v1/deals/{code}", response_model=DealLayout, responses=bad, tags=["deals"])
     async def deal(code: str = code_path) -> JSONResponse:
-        """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it."""
-        return JSONResponse(halfmoon.deal(contract.code(code, contract.any_code)).to_json())
+        """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it.
+
+        With an atlas (`serve --atlas DIR`), a solitaire deal also has "winnability": what the
+        atlas holds (`halfmoon atlas lookup CODE --json`, "source": "atlas"; verdict null when the
+        atlas has not done the deal).
+        """
+        dealt = halfmoon.deal(contract.code(code, contract.any_code))
+        data = dealt.to_json()
+        if service.atlas is not None and dealt.code is not None and dealt.game not in _multiplayer():
+            entry = service.atlas_entry(dealt.code)
+            assert entry is not None
+            data["winnability"] = entry.to_json()
+        return JSONResponse(data)
 
     @app.get("/v1/deals/{code}/solution", response_model=Solution, responses=bad | pending | busy, tags=["deals"])
-    async def solution(request: Request, code: str = solitaire_path, wait: float | None = wait_query) -> JSONResponse:
-        """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`)."""
-        canonical = halfmoon.deal(contract.code(code, contract.any_code)).code
+    async def solution(request: Request, code: str = solitaire_path, wait: float | None = wait_query,
+                       verdict_only: bool = Query(False, description="Only the verdict: from the atlas when it has "
+                                                                     "the deal (no solving)."),
+                       ) -> JSONResponse:
+        """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`).
+
+        With an atlas (`serve --atlas DIR`): a deal it has decided is answered from it at once
+        ("source": "atlas") when it is unwinnable or with `verdict_only`; a winnable deal's line is
+        still solved (or read from the store) and replayed.
+        """
+        dealt = halfmoon.deal(contract.code(code, contract.any_code))
+        canonical = dealt.code
         assert canonical is not None
         service.metrics.bump("solutions.asked")
+        entry = service.atlas_entry(canonical) if dealt.game not in _multiplayer() else None
+        decided = entry is not None and entry.verdict in (halfmoon.Verdict.WINNABLE, halfmoon.Verdict.UNWINNABLE)
+        if decided and (verdict_only or entry.verdict is halfmoon.Verdict.UNWINNABLE):  # type: ignore[union-attr]
+            return JSONResponse(service.atlas_answer(canonical))
         hit = await service.store.from_store(canonical, service.solve_limits())  # a multiplayer code: 400 here
         if hit is not None:
             service.metrics.bump("solutions.from_store")
@@ -441,6 +521,13 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         if await service.await_work(task, service.wait(wait)):
             answer = task.result()
             service.metrics.bump("solutions.solved")
+            if decided and answer["verdict"] != entry.verdict.value:  # type: ignore[union-attr]
+                if answer["verdict"] != "unknown":
+                    raise halfmoon.SolverBug(f"{canonical}: the atlas ({entry.shard}) says "  # type: ignore[union-attr]
+                                             f"{entry.verdict.value}, the solver {answer['verdict']}")  # type: ignore[union-attr]
+                # The solve ran out of time: the atlas's verdict, without a line.
+                return JSONResponse(service.atlas_answer(canonical) | {
+                    "nodes": answer["nodes"], "seconds": answer["seconds"], "stopped": answer["stopped"]})
             return JSONResponse(answer | {"source": "solver"})
         service.metrics.bump("solutions.pending")
         return _pending(
@@ -462,32 +549,14 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     @body_of(HintRequest)
     async def hint(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
         """Which moves keep the game winnable after the moves played (`halfmoon hint … --json`), any solitaire."""
-        if (request.code is None) == (request.layout is None):
-            raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
-        if request.code is not None and (request.game is not None or request.rules is not None):
-            raise ApiError(422, "game and rules go with a layout (a deal code names its game)", "bad_request",
-                           "UsageError")
-        if request.game is not None and request.rules is not None:
-            raise ApiError(422, "give the layout's game or its rules, not both", "bad_request", "UsageError")
-        rules = contract.rules(request.rules)
-        if request.layout is not None:
-            contract.layout(request.layout)
-            start: Any = request.layout
-            game = contract.game(request.game) if request.game is not None else ("HM" if rules is None else None)
-        else:
-            start, game = contract.code(request.code, contract.any_code), None
-        moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
-        played = await asyncio.to_thread(halfmoon.replay, start, moves, game=game, rules=rules)  # off the loop
-        if played.game in _multiplayer():
-            raise halfmoon.UnsupportedError(f"{_multiplayer()[played.game].title} is a multiplayer game: `hint` is "
-                                            f"for solitaires; ask `endgame` about its positions")
+        _, _, rules, _, played = await contract.solitaire_line(request, "`hint`")
         service.metrics.bump("hints.asked")
         worker_game = played.game if rules is None else None
         key = json.dumps([worker_game, rules, played.position_json], sort_keys=True)
         answer = service.hints.cached(key)
         source = "memory"
         if answer is None:
-            budget = config.hint_time_limit * HINT_POSITIONS
+            budget = config.hint_time_limit * HINT_TOTAL
             limits = halfmoon.Limits(seconds=config.hint_time_limit)
             task = service.start_work(service.hints, key, _client(http), lambda: service.in_pool(
                 ("hint", key), work.hint_job, played.position_json, worker_game, rules, limits,

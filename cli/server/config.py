@@ -56,10 +56,19 @@ class ServiceConfig:
     per_client_jobs: int | None = None  # solver jobs one client may have running (None: workers - 1, at least 1)
     token: str | None = field(default=None, repr=False)  # required as 'Authorization: Bearer …' when set
     readonly: bool = False  # serve the store without writing to it (also when the file cannot be written)
+    atlas_path: Path | None = None  # a winnability atlas: decided deals answered from it (docs/atlas.md)
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API from a browser; none by default
 
     def __post_init__(self) -> None:
         if self.db_path is not None:
             object.__setattr__(self, "db_path", Path(self.db_path).expanduser())
+        if self.atlas_path is not None:
+            object.__setattr__(self, "atlas_path", Path(self.atlas_path).expanduser())
+        object.__setattr__(self, "cors_origins", tuple(self.cors_origins))
+        for origin in self.cors_origins:
+            if origin != "*" and not (origin.startswith(("http://", "https://")) and origin.count("/") == 2):
+                raise InputError(f"service setting cors_origins: {origin!r} is not an origin "
+                                 f"(expected scheme://host[:port], e.g. https://app.example, or *)")
         positive = {
             "workers": self.workers,
             "wait_default": self.wait_default,
@@ -107,4 +116,6 @@ class ServiceConfig:
         data["db_path"] = None if self.db_path is None else str(self.db_path)
         data["token"] = None if self.token is None else "(set)"  # never shown
         data["per_client_jobs"] = self.client_jobs
+        data["atlas_path"] = None if self.atlas_path is None else str(self.atlas_path)
+        data["cors_origins"] = list(self.cors_origins)
         return data

@@ -49,9 +49,10 @@ class Solution(BaseModel):
     nodes: int
     seconds: float = Field(description="Solver time of the run that decided it (also when served from the store).")
     stopped: str | None = Field(description="The limit that ended an unknown verdict (time, nodes, memory).")
-    cached: bool = Field(description="True when the answer was read from the results store.")
+    cached: bool = Field(description="True when the answer was not solved now (results store or atlas).")
     solver_version: str
-    source: Literal["store", "solver"]
+    source: Literal["store", "solver", "atlas"] = Field(
+        description="store: the results store; solver: solved now; atlas: the winnability atlas (a verdict, no line).")
 
 
 class Pending(BaseModel):

@@ -15,7 +15,6 @@ read-only: look-ups are served, writes are skipped and counted.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -60,7 +59,7 @@ class StoreGateway:
             finally:
                 if commit:
                     store.flush()  # one transaction per operation, committed before the answer goes out
-        except (sqlite3.Error, halfmoon.StoreError, OSError) as error:
+        except halfmoon.ResultStore.FAILURES as error:
             self._drop()  # a fresh connection next time (the file may be back, or replaced)
             raise StoreUnavailable(f"results store {self.path}: {error}") from None
 
@@ -70,7 +69,7 @@ class StoreGateway:
         if store is not None:
             try:
                 store.close()
-            except (sqlite3.Error, OSError):
+            except halfmoon.ResultStore.FAILURES:
                 pass
 
     async def _read(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:

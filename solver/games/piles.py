@@ -21,7 +21,7 @@ class Place(NamedTuple):
     """A pile (``in_reserve`` False) or reserve slot, 0-based inside, 1-based in text."""
 
     in_reserve: bool
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index on purpose (a place's number)
 
     def __str__(self) -> str:
         return f"R{self.index + 1}" if self.in_reserve else str(self.index + 1)
@@ -148,7 +148,7 @@ class PilePosition:
             raise PositionError("position text: expected 'pile/pile/... | reserve | stock' with two '|' ('-' for none)")
         if not cls.HAS_STOCK and len(parts) != 2:
             raise PositionError("position text: expected 'pile/pile/... | reserve slots' with one '|'")
-        piles = []
+        piles: list[tuple[Card, ...]] = []
         for number, chunk in enumerate(parts[0].split("/"), start=1):
             chunk = chunk.strip()
             if chunk == "-":
@@ -190,7 +190,8 @@ class PilePosition:
             grid = data["grid"]
             if not isinstance(grid, list):
                 raise PositionError("layout: 'grid' must be a list of cards (place 1 first; null for an empty place)")
-            piles = tuple(() if c is None else (card_at(f"grid[{i}]", c),) for i, c in enumerate(grid))
+            piles: tuple[tuple[Card, ...], ...] = tuple(
+                () if c is None else (card_at(f"grid[{i}]", c),) for i, c in enumerate(grid))
         else:
             raw = data["piles"]
             if not isinstance(raw, list) or not all(isinstance(p, list) for p in raw):

@@ -22,7 +22,8 @@ def test_solve_json_line_replays():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
-                         "solver_version"}
+                         "solver_version", "source", "engine"}
+    assert data["source"] == "solver"
     assert data["code"] == "HM1-N-AAAAAAB" and data["verdict"] == "winnable" and len(data["moves"]) == 48
     start = Position.from_deal(deal_from_code("HM1-N-AAAAAAB"))
     assert replay(start, ", ".join(data["moves"])).position.is_won
@@ -131,3 +132,32 @@ def test_ctrl_c_on_a_batch_exits_130_after_the_deals_already_printed():
             process.kill()
     assert process.returncode == 130, err
     assert err.strip() == "interrupted" and out.strip() == ""
+
+
+def test_fair_hint_from_the_command_line():
+    result = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10", "--visible", "--samples", "4", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["sees"] == "what the player sees" and data["samples"] == 4 and data["seed"] == 2
+    assert all(0 <= row["low"] <= row["high"] <= 1 for row in data["moves"])
+    text = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10", "--visible", "--samples", "4")
+    assert "fair hint, from what a player sees (82 hidden cards, 4 arrangements sampled, seed 0)" in text.output
+    assert "keeps the win in" in text.output and "95% interval" in text.output
+    assert run("hint", "HM1-N-AAAAAAB", "--samples", "4").exit_code == 2  # --samples goes with --visible
+    assert run("hint", "HM1-N-AAAAAAB", "--visible", "--samples", "0").exit_code == 2
+
+
+def test_analyze_from_the_command_line():
+    import halfmoon
+
+    line = [str(move) for move in halfmoon.solve("HM1-N-AAAAAAD").moves]
+    bad = [str(m.move) for m in halfmoon.hint("HM1-N-AAAAAAD", moves=line[:12]).moves if m.verdict.value == "unwinnable"]
+    played = " ".join(line[:12] + bad[:1])
+    data = json.loads(run("analyze", "HM1-N-AAAAAAD", "--moves", played, "--json").output)
+    assert data["status"] == "lost" and data["lost_at"] == 13 and data["move"] == bad[0]
+    text = run("analyze", "HM1-N-AAAAAAD", "--moves", played).output
+    assert f"lost at move 13, {bad[0]}" in text and "moves that kept the win there:" in text
+    won = run("analyze", "HM1-N-AAAAAAD", "--moves", " ".join(line))
+    assert won.exit_code == 0 and "never lost" in won.output
+    wrong = run("analyze", "HM1-N-AAAAAAD", "--moves", "1+2+3+4+5")
+    assert wrong.exit_code == 3 and wrong.output.startswith("error:")

@@ -56,7 +56,7 @@ def _no_process_left(family: set[int], seconds: float = 5.0) -> None:
 def test_kill_9_of_a_survey_loses_nothing_printed_and_leaves_no_worker(tmp_path):
     db, out = tmp_path / "s.sqlite3", tmp_path / "each.jsonl"
     args = ["survey", "--range", "0:400", "--workers", "2", "--db", str(db), "--each", "--json", "--quiet",
-            "--time-limit", "20"]
+            "--time-limit", "20", "--engine", "python"]  # the Python search: slow enough to be killed mid-run
     proc = _start(args, out)
     family, killed, seen = _kill_when(proc, out, 20, after=2 * WINDOW + 1)
     assert len(family) >= 3  # the survey and its two workers
@@ -71,7 +71,8 @@ def test_kill_9_of_a_survey_loses_nothing_printed_and_leaves_no_worker(tmp_path)
     durable = [code for code, when in zip(printed, seen) if when < killed - WINDOW - 0.6]
     assert durable and set(durable) <= stored, (len(durable), len(stored))
     resumed = subprocess.run([sys.executable, "-m", "halfmoon", "survey", "--range", "0:40", "--workers", "2", "--db",
-                              str(db), "--json", "--quiet", "--time-limit", "20"], cwd=ROOT, capture_output=True,
+                              str(db), "--json", "--quiet", "--time-limit", "20", "--engine", "python"], cwd=ROOT,
+                             capture_output=True,
                              text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     summary = json.loads(resumed.stdout.splitlines()[-1])
@@ -79,11 +80,12 @@ def test_kill_9_of_a_survey_loses_nothing_printed_and_leaves_no_worker(tmp_path)
 
 
 def test_results_printed_before_a_quiet_spell_are_committed_by_the_timer(tmp_path):
-    """The last deal is slow (a hard one): what was printed before it must reach the store while it runs."""
+    """The last deal is slow (a hard one for the Python search): what was printed before it must reach the
+    store while it runs."""
     db, out = tmp_path / "s.sqlite3", tmp_path / "each.jsonl"
     hard = halfmoon.parse_code("HM1-N-AAAAACK").number
     proc = _start(["survey", "--range", f"{hard - 6}:{hard + 1}", "--workers", "1", "--db", str(db), "--each",
-                   "--json", "--quiet", "--time-limit", "60"], out)
+                   "--json", "--quiet", "--time-limit", "60", "--engine", "python"], out)
     try:
         deadline = time.monotonic() + 120
         while out.read_bytes().count(b"\n") < 6:  # the six easy deals before the hard one
@@ -104,7 +106,7 @@ def test_results_printed_before_a_quiet_spell_are_committed_by_the_timer(tmp_pat
 def test_kill_9_of_generate_leaves_no_worker(tmp_path):
     out = tmp_path / "gen.jsonl"
     proc = _start(["generate", "--count", "200", "--workers", "2", "--db", str(tmp_path / "g.sqlite3"), "--json",
-                   "--quiet"], out)
+                   "--quiet", "--engine", "python"], out)
     try:
         deadline = time.monotonic() + 60
         while len(descendants(proc.pid)) < 2:  # the workers are up

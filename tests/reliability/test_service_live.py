@@ -100,15 +100,18 @@ def test_a_thousand_idle_connections_do_not_stop_healthz(tmp_path):
 
 def test_sigterm_answers_requests_in_flight_with_503_json_and_leaves_nothing(tmp_path):
     with LiveServer(tmp_path / "s.sqlite3", "--per-client-jobs", "8", "--wait", "30", "--max-wait", "30",
-                    workers=2) as server:
+                    "--endgame-max-seconds", "60", workers=2) as server:
         answers: list[tuple[int, bytes]] = []
-        hard = ["HM1-N-AAAAACK"] * 5  # seconds of solving (it needs hundreds of thousands of nodes); all wait
+        # Four-player Shithead from the deal: the exact solver works to its limit (60 s); two of the five
+        # requests ask the same question and join one solve.
+        codes = ["SH1-4-AAAAAAB", "SH1-4-AAAAAAC", "SH1-4-AAAAAAB", "SH1-4-AAAAAAD", "SH1-4-AAAAAAE"]
 
         def ask(code: str) -> None:
-            status, _, text = request(server.port, "GET", f"/v1/deals/{code}/solution?wait=30", timeout=60)
+            status, _, text = request(server.port, "POST", "/v1/endgames/shithead?wait=30", {"code": code},
+                                      timeout=90)
             answers.append((status, text))
 
-        askers = [threading.Thread(target=ask, args=(code,)) for code in hard]
+        askers = [threading.Thread(target=ask, args=(code,)) for code in codes]
         for asker in askers:
             asker.start()
         time.sleep(2.0)
@@ -129,7 +132,7 @@ def test_sigterm_answers_requests_in_flight_with_503_json_and_leaves_nothing(tmp
 
 def test_kill_9_of_the_server_leaves_no_process(tmp_path):
     with LiveServer(tmp_path / "s.sqlite3", workers=2) as server:
-        request(server.port, "GET", "/v1/deals/HM1-N-AAAAACK/solution?wait=0.5")  # a worker is busy solving
+        request(server.port, "POST", "/v1/endgames/shithead?wait=0.5", {"code": "SH1-4-AAAAAAB"})  # a busy worker
         family = server.processes()
         assert len(family) >= 4
         os.kill(server.proc.pid, signal.SIGKILL)

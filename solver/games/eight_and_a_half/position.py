@@ -66,7 +66,7 @@ class Move(NamedTuple):
 
     kind: int
     face: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose (cards played)
 
     def __str__(self) -> str:
         kind = self.kind

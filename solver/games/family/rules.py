@@ -85,14 +85,14 @@ def find_groups(removals: Sequence[Removal], items: Sequence[tuple[H, int, int]]
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for suit in (set(s for _, _, s in pool) if rule.same_suit else {0}):
                 lists = [buckets.get((rank, suit), []) for rank in rule.ranks]
-                for combo in product(*lists):
-                    found.setdefault(frozenset(combo), ())
+                for group in product(*lists):
+                    found.setdefault(frozenset(group), ())
         else:
             for i, rank, suit in pool:
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for members in buckets.values():
-                for combo in combinations(members, rule.count):
-                    found.setdefault(frozenset(combo), ())
+                for group in combinations(members, rule.count):
+                    found.setdefault(frozenset(group), ())
     return [tuple(items[i][0] for i in sorted(group)) for group in found]
 
 

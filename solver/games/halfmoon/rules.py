@@ -27,7 +27,7 @@ FACE_RANKS = (JACK, QUEEN, KING)
 
 __all__ = [
     "FACE_RANKS", "Move", "PAIR_POINTS", "Place", "Position", "Replay", "TRIPLE_POINTS", "group_reason", "parse_line",
-    "parse_move", "parse_place", "replay", "split_line", "won_score",
+    "parse_move", "parse_place", "replay", "replay_wins", "split_line", "won_score",
 ]
 
 
@@ -164,6 +164,40 @@ def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
     """Play a game line; the first move that cannot be read or played raises LineError."""
     position, played = notation.play_line(start, line, parse_move, Position.apply)
     return Replay(start, played, position)
+
+
+def replay_wins(start: Position, moves: Iterable[Move]) -> bool:
+    """Whether `moves`, played in turn from `start`, are all legal and remove every card.
+
+    The same checks as `Position.apply` (the place exists and holds a card, the cards form a
+    pair summing to 11 or a jack, queen and king) on a scratch copy of the table, without
+    building a position per move: the solvers check every winning line with it. `replay`
+    says what is wrong with a line that fails.
+    """
+    piles = [list(pile) for pile in start.piles]
+    reserve = list(start.reserve)
+    npiles, nslots = len(piles), len(reserve)
+    faces = [JACK, QUEEN, KING]
+    for move in moves:
+        ranks = []
+        for in_reserve, index in move.places:
+            if in_reserve:
+                card = reserve[index] if index < nslots else None
+                if card is None:
+                    return False
+                reserve[index] = None
+            else:
+                pile = piles[index] if index < npiles else None
+                if not pile:
+                    return False
+                card = pile.pop()
+            ranks.append(card.rank)
+        if len(ranks) == 2:
+            if ranks[0] + ranks[1] != 11 or ranks[0] >= JACK or ranks[1] >= JACK:
+                return False
+        elif len(ranks) != 3 or sorted(ranks) != faces:
+            return False
+    return not any(piles) and not any(reserve)
 
 
 def won_score(position: Position) -> int:

@@ -44,7 +44,7 @@ class Move(NamedTuple):
 
     kind: str
     rank: int = 0
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count on purpose (cards played)
     extra_up: int = 0
     slot: int = 0
 

@@ -684,7 +684,7 @@ class Replay:
 
 def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
     """Play a line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | SpitMove] = split_line(line) if isinstance(line, str) else list(line)
+    tokens: list[str | SpitMove] = list(split_line(line) if isinstance(line, str) else line)
     position = start
     positions = [start]
     played = []
