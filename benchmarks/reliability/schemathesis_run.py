@@ -62,6 +62,7 @@ def main() -> int:
     print(json.dumps(report, indent=2))
     if args.out:
         args.out.write_text(json.dumps(report, indent=2) + "\n")
+        args.out.with_suffix(".txt").write_text(text)  # the whole report, failures with their curl lines
     return run.returncode
 
 
