@@ -226,7 +226,7 @@ def _server_class(uvicorn: Any) -> Any:
     """uvicorn's server, telling the service first when it starts stopping (so waiting requests get 503 JSON
     at once, not a plain-text 500 when the grace period runs out)."""
 
-    class Server(uvicorn.Server):  # type: ignore[misc, name-defined]
+    class Server(uvicorn.Server):
         def __init__(self, config: Any, on_shutdown: Any) -> None:
             super().__init__(config)
             self._on_shutdown = on_shutdown

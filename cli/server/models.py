@@ -156,6 +156,9 @@ MAX_MOVE_CHARS = 32
 MAX_MOVES_TEXT = 8192
 
 
+UntilEndgame = Literal["endgame"]
+ExactMethod = Literal["auto", "retrograde", "negamax"]
+
 def _whole(value: Any) -> Any:
     """JSON Schema's integers include 133.0: take a float with no fraction as the integer it is."""
     if isinstance(value, float) and value.is_integer():
@@ -250,9 +253,9 @@ def endgame_request(code: str, max_seconds: float, max_positions: int) -> type[B
                          description="Instead of a position: a deal code of this game, any case.")),
         moves=(str, Field("", max_length=MAX_MOVES_TEXT, description="Moves to play from the deal (the game's notation); "
                                                             "with `code` only.")),
-        until=(Literal["endgame"], Field(None, description="Play on with the fixed seeded policy to the endgame.")),
+        until=(UntilEndgame, Field(None, description="Play on with the fixed seeded policy to the endgame.")),
         seed=(JsonInt, Field(0, ge=0, le=2**53 - 1, description="Seed of the `until` policy (at most 2^53 - 1, exact in JSON).")),
-        method=(Literal["auto", "retrograde", "negamax"], "auto"),
+        method=(ExactMethod, "auto"),
         max_seconds=(float, Field(None, gt=0, le=max_seconds, allow_inf_nan=False,
                                   description=f"Give up (unknown) after this long (default and most: {max_seconds:g}).")),
         max_positions=(JsonInt, Field(None, gt=0, le=max_positions, description=f"Give up (unknown) beyond this many "
