@@ -64,6 +64,8 @@ from .models import (
 from .page import install_page
 from .play import install_play
 from .pool import SolverPool
+from .replies import client_of as _client
+from .replies import pending as _pending
 from .storage import StoreGateway
 
 API_VERSION = "v1"
@@ -85,17 +87,6 @@ def _unwrap(outcome: Any) -> Any:
             raise ApiError(400, outcome.message, "invalid_input", outcome.type)
         raise WorkerBug(outcome.type, outcome.message, outcome.trace)
     return outcome
-
-
-def _pending(retry_after: float, reason: str, **head: Any) -> JSONResponse:
-    seconds = max(1, math.ceil(retry_after))
-    body = head | {"pending": True, "retry_after": seconds, "reason": reason}
-    return JSONResponse(body, status_code=202, headers={"Retry-After": str(seconds)})
-
-
-def _client(request: Request) -> str:
-    """Who is asking, for the per-client limit: the peer address."""
-    return request.client.host if request.client is not None else "unknown"
 
 
 def _multiplayer() -> dict[str, halfmoon.GameInfo]:

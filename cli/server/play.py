@@ -23,6 +23,8 @@ from pydantic import Field, create_model
 from . import work
 from .flights import Flights
 from .models import ErrorReply, JsonInt, Pending
+from .replies import client_of as _client
+from .replies import pending as _pending
 
 #: Positions a hint solves at most (as in app.py): bounds the hard timeout of an analysis.
 HINT_POSITIONS = 64
@@ -78,8 +80,6 @@ def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any,
     """Add the three endpoints to `app`, solving in `service`'s pool under its `config`'s limits; bodies are
     `hint_request` (the app's model, its schema the contract) checked by `contract` as /v1/hint's are."""
     import halfmoon
-
-    from .app import _client, _pending
 
     FairHintRequest = fair_hint_request(hint_request)  # noqa: N806
 
