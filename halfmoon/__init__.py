@@ -99,6 +99,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time they load o
         SolveResult,
         Tally,
     )
+    from halfmoon.solver.stats import TimeHistogram, wilson
     from halfmoon.solver.store import ResultStore, StoredRating, StoredResult
 
 #: Where each public name lives. Loading on first use keeps `import halfmoon` (and so every
@@ -114,6 +115,7 @@ _HOMES = {
                      "rule_preset_text", "rule_presets", "solve", "solver_version", "survey"],
                     "halfmoon.solver.api"),
     "GameInfo": "halfmoon.solver.catalogue",
+    **dict.fromkeys(["TimeHistogram", "wilson"], "halfmoon.solver.stats"),
     **dict.fromkeys(["Limits", "Verdict"], "halfmoon.solver.core.verdicts"),
     **dict.fromkeys(["AtlasConflictError", "AtlasCorruptError", "AtlasError"], "halfmoon.solver.errors"),
     **dict.fromkeys(["IllegalMoveError", "InputError", "LimitError", "LineError", "MoveError", "NotFoundError",
@@ -174,6 +176,7 @@ __all__ = [
     "RuleFileError",
     "SolveResult",
     "SolverBug",
+    "TimeHistogram",
     "StoreError",
     "StoredRating",
     "StoredResult",
@@ -217,4 +220,5 @@ __all__ = [
     "solve",
     "solver_version",
     "survey",
+    "wilson",
 ]

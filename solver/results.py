@@ -202,7 +202,7 @@ class Tally:
 
     @property
     def interval(self) -> tuple[float, float]:
-        from halfmoon.solver.survey import wilson
+        from halfmoon.solver.stats import wilson
 
         if not self.samples:
             return 0.0, 1.0
