@@ -44,7 +44,9 @@ from halfmoon.solver.games.halfmoon.search import (
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
 #: hm-solver-4: CP-SAT joins `auto` later (CPSAT_AFTER_NODES), so a few hard deals get the
 #: search's line instead of CP-SAT's; the engines (native, python) give the same answers.
-SOLVER_VERSION = "hm-solver-4"
+#: hm-solver-5: CP-SAT's share of `auto` grows with the search's (it fell behind on the rare
+#: deals neither decides in seconds; 81 of HM1 0-999 999 stayed unknown at 10 s).
+SOLVER_VERSION = "hm-solver-5"
 
 #: Default wall-clock limit per deal, in seconds. Typical deals take a fraction of a millisecond
 #: on the native engine; the hardest of HM1 0-999 take about 10 s of CPU on the Python engine,
@@ -80,15 +82,16 @@ def reverse_position(position: Position) -> Position:
 #: the first is the cheap dive, then they grow by SEARCH_GROWTH.
 SEARCH_FIRST = (150, 400)
 SEARCH_GROWTH = 2.5
-#: `auto` runs CP-SAT on the whole position once the runs reach this size, then again
-#: after every second round of runs with CP_GROWTH times more deterministic time. Tuned for
-#: the native engine (a few million nodes a second): CP-SAT's first step costs 0.1-0.5 s, so it
-#: joins once both directions have spent about as much (runs of 244 140 nodes, about 0.8
-#: million in all); every deal of HM1 0-999 is decided by the search before that. The schedule
-#: does not depend on the engine, so both give the same answers (the Python engine reaches
-#: CP-SAT after 15 s or so instead).
+#: `auto` runs CP-SAT on the whole position once the runs reach this size, then after every
+#: round of runs, with as much deterministic time as that round's search nodes are worth at
+#: NOMINAL_NODES_PER_SECOND (so on the native engine the two methods share the clock about
+#: evenly, and both budgets grow by SEARCH_GROWTH a round), never less than the last step's
+#: times CPSAT_GROWTH. Every deal of HM1 0-999 is decided by the search before CP-SAT joins.
+#: The schedule does not depend on the engine, so both give the same answers (the Python
+#: engine, 30 times slower a node, gives CP-SAT a smaller share of the clock).
 CPSAT_AFTER_NODES = 100_000
 CPSAT_FIRST, CPSAT_GROWTH = 0.05, 2.0
+NOMINAL_NODES_PER_SECOND = 2_000_000
 
 
 def _steps(method: str) -> Iterable[tuple[str, float]]:
@@ -103,19 +106,15 @@ def _steps(method: str) -> Iterable[tuple[str, float]]:
         yield ("cpsat", float("inf"))
         return
     budgets = list(SEARCH_FIRST)
-    det = CPSAT_FIRST
-    rounds_since_cpsat = 0
+    det = CPSAT_FIRST / CPSAT_GROWTH
     nodes = 0
     while True:
         nodes = budgets.pop(0) if budgets else int(nodes * SEARCH_GROWTH)
         yield ("forward", nodes)
         yield ("reversed", nodes)
         if method == "auto" and nodes >= CPSAT_AFTER_NODES:
-            rounds_since_cpsat += 1
-            if rounds_since_cpsat >= 2 or det == CPSAT_FIRST:
-                yield ("cpsat", det)
-                det *= CPSAT_GROWTH
-                rounds_since_cpsat = 0
+            det = max(det * CPSAT_GROWTH, 2 * nodes / NOMINAL_NODES_PER_SECOND)
+            yield ("cpsat", det)
 
 
 def _check_method(method: str) -> str:
