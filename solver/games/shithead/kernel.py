@@ -163,7 +163,7 @@ class ShitheadKernel:
                     else:  # taken into the hand with the pile
                         child = (base - (w << soff) + ((pile + w) << hoff)) & ~(_M39 << _PILE)
                         out.append(self._finish(child, seat, 1, False))
-        if pile:
+        if pile and hand:  # no plain pick-up at the table
             child = (base + (pile << hoff)) & ~(_M39 << _PILE)
             out.append(self._finish(child, seat, 1, False))
         return out
