@@ -25,7 +25,7 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Generic, Hashable, Sequence
+from typing import Any, Callable, Generic, Hashable, Sequence
 
 import numpy as np
 
@@ -88,10 +88,16 @@ def _rss_bytes() -> int:
         return 0
 
 
-class _Budget:
-    """Checks limits cheaply: the clock and memory only every `every` ticks."""
+Progress = Callable[[dict[str, Any]], None]
+PROGRESS_INTERVAL = 0.5  # seconds between two progress reports
 
-    def __init__(self, limits: Limits, every: int = 2048, explore_share: float = 1.0) -> None:
+
+class _Budget:
+    """Checks limits cheaply: the clock and memory only every `every` ticks. With `progress`,
+    also reports the search's counts (from `counts`) at most every PROGRESS_INTERVAL seconds."""
+
+    def __init__(self, limits: Limits, every: int = 2048, explore_share: float = 1.0,
+                 progress: Progress | None = None) -> None:
         self.limits = limits
         self.start = time.perf_counter()
         self.rss0 = _rss_bytes()
@@ -99,6 +105,39 @@ class _Budget:
         self.ticks = 0
         self.explore_share = explore_share  # share of the time (and memory) the exploration may use
         self.exploring = True
+        self.progress = progress
+        self.counts: Callable[[], tuple[int, int, int]] | None = None  # (positions, nodes, table bytes)
+        self.phase = ""
+        self.last_report = self.start
+
+    def memory_used(self) -> int:
+        """Growth of the resident set since the solve started (0 where unknown)."""
+        return max(0, _rss_bytes() - self.rss0) if self.rss0 else 0
+
+    def memory_tight(self, share: float = 0.8) -> bool:
+        """Whether the memory growth passed `share` of the limit (time to drop what can be rebuilt)."""
+        limit = self.limits.memory_bytes
+        return limit is not None and self.rss0 > 0 and self.memory_used() > limit * share
+
+    def report(self, final: bool = False) -> None:
+        """Send one progress report now (no-op without a progress callback)."""
+        if self.progress is None:
+            return
+        now = time.perf_counter()
+        self.last_report = now
+        positions, nodes, table_bytes = self.counts() if self.counts is not None else (0, 0, 0)
+        elapsed = now - self.start
+        self.progress({
+            "phase": self.phase,
+            "seconds": elapsed,
+            "positions": positions,
+            "nodes": nodes,
+            "positions_per_second": positions / elapsed if elapsed > 0 else 0.0,
+            "nodes_per_second": nodes / elapsed if elapsed > 0 else 0.0,
+            "memory_bytes": self.memory_used(),
+            "time_limit": self.limits.seconds,
+            "final": final,
+        })
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -114,6 +153,8 @@ class _Budget:
 
     def check_now(self) -> None:
         limits = self.limits
+        if self.progress is not None and time.perf_counter() - self.last_report >= PROGRESS_INTERVAL:
+            self.report()
         share = self.explore_share if self.exploring else 1.0
         if limits.seconds is not None and self.elapsed() > limits.seconds * share:
             raise _LimitHit(f"time limit {limits.seconds:g} s reached")
@@ -145,6 +186,7 @@ def solve_all(
     limits: Limits = Limits(),
     method: str = "auto",
     max_line: int = 400,
+    progress: Progress | None = None,
 ) -> list[Solution[P, M]]:
     """Several questions about one position; retrograde builds the graph once for all of them.
 
@@ -152,6 +194,19 @@ def solve_all(
     """
     if method == "auto":
         method = "negamax" if is_acyclic(game) else "retrograde"
+    if method == "proof":
+        from .proof import provable, solve_proof
+
+        if not all(provable(q) for q in questions):
+            raise UnsupportedError("method 'proof' answers questions with few values (win/loss/draw, coalitions)")
+        return solve_proof(game, position, questions, limits, max_line, progress)
+    if method == "alphabeta":
+        from .alphabeta import solve_alphabeta, usable
+
+        if not usable(game):
+            raise UnsupportedError(f"method 'alphabeta' needs an acyclic game or a repetition-aware kernel; "
+                                   f"{game.name} may repeat positions")
+        return solve_alphabeta(game, position, questions, limits, max_line, progress)
     if method == "retrograde":
         return _retrograde(game, position, questions, limits, max_line)
     if method == "negamax":
