@@ -272,48 +272,57 @@ class _Evaluator:
         except Exception:  # noqa: BLE001 - a guess only
             return 0
 
-    def exact(self, node: Any, path: dict, pf: int, depth: int, guess: int | None = None) -> tuple[int, int]:
-        """(low, high) of the node's value under the path given: equal when exact. A limit raises
-        _LimitHit with the bounds proven so far in `self.partial`."""
-        lo, hi = self.low, self.high
+    def step(self, node: Any, path: dict, pf: int, depth: int, level: int, lo: int, hi: int) -> tuple[int, int]:
+        """Tighten (lo, hi) with L_level and U_level (or, at level -1 or without reversible moves,
+        with the real game). A limit raises _LimitHit with the bounds proven so far in `self.partial`."""
         self.partial = (lo, hi)
-        g = self.guess(node) if guess is None else guess
-        if not self.view.reversible:
-            self.real.partial = (lo, hi)
+        if lo >= hi:
+            return lo, hi
+        t = self.view.terminal(node)
+        if t is not None:
+            v = self.question.value(t)
+            return v, v
+        g = self.guess(node)
+        if level < 0 or not self.view.reversible:
+            s = self.real
             try:
-                return self.real.exact(node, path, pf, depth, g, lo, hi)
+                return s.exact(node, dict(path), pf, depth, g, lo, hi)
             except _LimitHit:
-                self.partial = self.real.partial
+                a, b = s.partial
+                self.partial = (max(lo, a), min(hi, b))
                 raise
-        for level in range(self.MAX_LEVEL + 1):
-            for restrict in (1, 2):
-                s = self.search(restrict, level)
-                # L_d (restrict 1) is a lower bound of the value, U_d (restrict 2) an upper bound
-                try:
-                    a, b = s.exact(node, dict(path), pf, depth, g, lo, hi)
-                except _LimitHit:
-                    a, b = s.partial
-                    if restrict == 1:
-                        lo = max(lo, a)
-                    else:
-                        hi = min(hi, b)
-                    self.partial = (lo, hi)
-                    raise
+        for restrict in (1, 2):
+            # L_d (restrict 1) is a lower bound of the value, U_d (restrict 2) an upper bound
+            s = self.search(restrict, level)
+            try:
+                a, b = s.exact(node, dict(path), pf, depth, lo if restrict == 1 else hi, lo, hi)
+            except _LimitHit:
+                a, b = s.partial
                 if restrict == 1:
                     lo = max(lo, a)
-                    g = lo
                 else:
                     hi = min(hi, b)
                 self.partial = (lo, hi)
-                if lo >= hi:
-                    return lo, lo
-        s = self.real  # unrestricted, between the bounds found
-        try:
-            return s.exact(node, dict(path), pf, depth, lo, lo, hi)
-        except _LimitHit:
-            a, b = s.partial
-            self.partial = (max(lo, a), min(hi, b))
-            raise
+                raise
+            if restrict == 1:
+                lo = max(lo, a)
+            else:
+                hi = min(hi, b)
+            self.partial = (lo, hi)
+            if lo >= hi:
+                return lo, lo
+        return lo, hi
+
+    def exact(self, node: Any, path: dict, pf: int, depth: int) -> tuple[int, int]:
+        """(low, high) of the node's value under the path given, equal when exact: the restricted
+        games level by level, then the real game between their bounds."""
+        lo, hi = self.low, self.high
+        levels = range(self.MAX_LEVEL + 1) if self.view.reversible else ()
+        for level in [*levels, -1]:
+            lo, hi = self.step(node, path, pf, depth, level, lo, hi)
+            if lo >= hi:
+                break
+        return lo, hi
 
 
 def solve_alphabeta(
@@ -347,25 +356,37 @@ def solve_alphabeta(
     sys.setrecursionlimit(max(old_limit, 30_000))
     results: list[list[tuple[int, int]]] = [[(e.low, e.high)] * len(moves) for e in evaluators]
     reason = ""
+    starts: list[tuple[dict, int]] = []
+    for mi, (child, reversible) in enumerate(kids):
+        if reversible:
+            path, pf = dict(history), hist_filter | _bit(root_key)
+            path[root_key] = 0
+            if view.key_of(child) in path:  # the move repeats a position: play ends there
+                for qi, evaluator in enumerate(evaluators):
+                    v = evaluator.question.value(view.repeated(child))
+                    results[qi][mi] = (v, v)
+        else:
+            path, pf = {}, 0
+        starts.append((path, pf))
+    levels = [*range(_Evaluator.MAX_LEVEL + 1), -1] if view.reversible else [-1]
     try:
-        # all questions, move by move (a limit leaves the later ones unknown, never a guess)
-        for qi, evaluator in enumerate(evaluators):
-            for mi, (child, reversible) in enumerate(kids):
-                if reversible:
-                    path, pf = dict(history), hist_filter
-                    path[root_key] = 0
-                    pf |= _bit(root_key)
-                    if view.key_of(child) in path:
-                        v = evaluator.question.value(view.repeated(child))
-                        results[qi][mi] = (v, v)
+        # level by level, every move of every question (round robin): a limit leaves each move
+        # with the bounds proven so far, never some moves untouched
+        for level in levels:
+            for qi, evaluator in enumerate(evaluators):
+                for mi, (child, _) in enumerate(kids):
+                    lo, hi = results[qi][mi]
+                    if lo >= hi:
                         continue
-                else:
-                    path, pf = {}, 0
-                try:
-                    results[qi][mi] = evaluator.exact(child, path, pf, 1)
-                except _LimitHit:
-                    results[qi][mi] = evaluator.partial
-                    raise
+                    path, pf = starts[mi]
+                    try:
+                        budget.check_now()
+                        results[qi][mi] = evaluator.step(child, path, pf, 1, level, lo, hi)
+                    except _LimitHit:
+                        results[qi][mi] = evaluator.partial
+                        raise
+            if all(lo >= hi for r in results for lo, hi in r):
+                break
     except _LimitHit as hit:
         reason = hit.reason
     except RecursionError:

@@ -1,6 +1,11 @@
 """Exact solving of perfect-information games through the `Game` / `Question` protocols.
 
-Two methods, one result type:
+Methods, one result type (`choose_method` picks one for ``auto``):
+
+* **Proof-number search** (`solver.core.proof`, ``proof``) for questions with few values
+  (win/loss/draw, coalitions) on any game, cyclic included: df-pn with a transposition table.
+* **Alpha-beta with a transposition table** (`solver.core.alphabeta`, ``alphabeta``) for games
+  without cycles and for games whose repetition rule is kept on the search path (Golf).
 
 * **Retrograde analysis** (any game, the default). The reachable position graph is built
   breadth-first into flat arrays (keys → dense indices, successor lists in CSR form). Values are
@@ -170,13 +175,33 @@ def solve(
     limits: Limits = Limits(),
     method: str = "auto",
     max_line: int = 400,
+    progress: Progress | None = None,
 ) -> Solution[P, M]:
     """Solve `question` about `position` exactly (or return status ``unknown`` at a limit).
 
-    `method` is ``auto`` (negamax if the game declares itself acyclic, else retrograde),
-    ``retrograde`` or ``negamax``. Negamax on a cyclic game is refused: it would be wrong.
+    `method` is ``auto`` (see `choose_method`), ``proof`` (df-pn, questions with few values),
+    ``alphabeta`` (games without cycles or with a repetition-aware kernel), ``retrograde`` (any
+    game) or ``negamax`` (acyclic games; kept as a reference). A method that would be wrong for
+    the game is refused. `progress`, if given, receives a dict of counts about twice a second.
     """
-    return solve_all(game, position, [question], limits, method, max_line)[0]
+    return solve_all(game, position, [question], limits, method, max_line, progress)[0]
+
+
+METHODS = ("auto", "proof", "alphabeta", "retrograde", "negamax")
+
+
+def choose_method(game: Game[Any, Any], questions: Sequence[Question]) -> str:
+    """What ``auto`` runs: alpha-beta for games without cycles or with a repetition-aware kernel
+    (Golf, Spit); proof-number search for cyclic games asked questions with few values
+    (Shithead, Eight and a half); retrograde analysis otherwise (a cyclic game asked for scores)."""
+    from .alphabeta import usable
+    from .proof import provable
+
+    if usable(game):
+        return "alphabeta"
+    if questions and all(provable(q) for q in questions):
+        return "proof"
+    return "retrograde"
 
 
 def solve_all(
@@ -193,7 +218,7 @@ def solve_all(
     The limits apply to the whole call (graph building plus every question).
     """
     if method == "auto":
-        method = "negamax" if is_acyclic(game) else "retrograde"
+        method = choose_method(game, questions)
     if method == "proof":
         from .proof import provable, solve_proof
 
@@ -214,7 +239,7 @@ def solve_all(
             raise UnsupportedError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
         budget = _Budget(limits)
         return [_negamax_solve(game, position, q, budget, max_line) for q in questions]
-    raise UnsupportedError(f"unknown method {method!r}: expected auto, retrograde or negamax")
+    raise UnsupportedError(f"unknown method {method!r}: expected {', '.join(METHODS)}")
 
 
 # -- retrograde analysis --------------------------------------------------------------------

@@ -54,7 +54,14 @@ class View:
     With a packed kernel (`Game.kernel`) nodes are the keys themselves; otherwise nodes are the
     game's positions and keys come from `Game.key`."""
 
-    def __init__(self, game: Game[Any, Any], position: Any) -> None:
+    def __init__(self, game: Game[Any, Any], position: Any, questions: Sequence[Question] = ()) -> None:
+        project = None
+        reduce = getattr(game, "reduced", None)
+        if reduce is not None:  # a smaller game that answers these questions the same (e.g. no scores kept)
+            reduced = reduce(questions)
+            if reduced is not None:
+                game, project = reduced
+                position = project(position)
         self.game = game
         make_kernel = getattr(game, "kernel", None)
         if make_kernel is not None:
@@ -63,8 +70,9 @@ class View:
             self.children = kernel.successors
             self.terminal = kernel.terminal
             self.to_move = kernel.to_move
-            self.node_of = game.key
+            self.node_of = game.key if project is None else (lambda p: game.key(project(p)))
             self.key = None
+            self.estimate = getattr(kernel, "estimate", None)
         else:
             self.packed = False
             successors = getattr(game, "successors", None)
@@ -74,8 +82,9 @@ class View:
                 self.children = lambda p: [game.apply(p, m) for m in game.legal_moves(p)]
             self.terminal = game.terminal
             self.to_move = game.to_move
-            self.node_of = lambda p: p
+            self.node_of = (lambda p: p) if project is None else project
             self.key = game.key
+            self.estimate = getattr(game, "estimate", None)
 
     def key_of(self, node: Any) -> Hashable:
         return node if self.key is None else self.key(node)
@@ -105,8 +114,9 @@ class Prover:
         self.counter = counter  # shared [expansions, slice end] of every prover of a solve
         self.table: dict[Hashable, int] = {}  # key → -1-depth (proven), 0 (disproven), pn << 32 | dn
         maximizers = goal.question.maximizers
-        self.attacker = maximizers if goal.for_max else None
         self.path: dict[Hashable, int] = {}
+        # the seats trying to reach the goal, for the game's estimate of proof and disproof numbers
+        self.estimate = view.estimate
 
     def is_attacker(self, node: Any) -> bool:
         seat = self.view.to_move(node)
@@ -165,6 +175,9 @@ class Prover:
         terminal = view.terminal
         reached = self.goal.reached
         n = len(kids)
+        estimate = self.estimate
+        maxside = self.goal.for_max
+        maximizers = self.goal.question.maximizers
         pns = [1] * n
         dns = [1] * n
         loops = [_FREE] * n
@@ -187,6 +200,8 @@ class Prover:
                         table[ck] = 0
                         pns[i] = INF
                         dns[i] = 0
+                elif estimate is not None:
+                    pns[i], dns[i] = estimate(kids[i], maximizers, maxside)
             elif e < 0:
                 pns[i] = 0
                 dns[i] = INF
@@ -360,7 +375,7 @@ def solve_proof(
 ) -> list[Solution[Any, Any]]:
     """Every question about `position` by df-pn (see the module docstring); `unknown` at a limit."""
     budget = _Budget(limits, progress=progress)
-    view = View(game, position)
+    view = View(game, position, questions)
     counter = [0, 0]
     qs = [_Question(q, view, budget, counter) for q in questions]
 
@@ -419,6 +434,10 @@ def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, co
               limits: Limits, positions: Callable[[], int]) -> str:
     """Run every open test of every node round robin, in slices that double; '' or the limit hit."""
     slice_size = 2_000
+    try:
+        budget.check_now()
+    except _LimitHit as hit:
+        return hit.reason
     while True:
         tasks = [(q, node, t) for q in qs for node in nodes for t in _useful(q, node)]
         if not tasks:

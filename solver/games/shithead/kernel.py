@@ -67,6 +67,10 @@ def position_key(position: Position) -> int:
     return k | (len(stock) | seq << 6) << off
 
 
+ESTIMATE_SCALE = 1
+_PLANE1 = sum(1 << (3 * i) for i in range(3 * 13))  # the low bit of every counter of a seat block
+_PLANE2, _PLANE4 = _PLANE1 << 1, _PLANE1 << 2
+
 _CAN = [[can_play(r, t) for t in range(14)] if r else [False] * 14 for r in range(14)]
 _ORDERED_RANKS = sorted(range(1, 14), key=STRENGTH.__getitem__)  # 2 3 4 … K A
 _W3 = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
@@ -167,6 +171,28 @@ class ShitheadKernel:
             child = (base + (pile << hoff)) & ~(_M39 << _PILE)
             out.append(self._finish(child, seat, 1, False))
         return out
+
+    def cards(self, k: int) -> list[int]:
+        """Cards each seat still holds (hand, face-up and face-down): the 3-bit counters added by bit plane."""
+        out = []
+        for s in range(self.players):
+            block = k >> (_SEATS + _SEAT_BITS * s)
+            out.append((block & _PLANE1).bit_count() + 2 * (block & _PLANE2).bit_count()
+                       + 4 * (block & _PLANE4).bit_count())
+        return out
+
+    def estimate(self, k: int, maximizers: frozenset[int], for_max: bool) -> tuple[int, int]:
+        """Initial proof and disproof numbers for df-pn: a side is the likelier to reach its goal
+        the fewer cards its player holds compared with the others (only a guide: any positive
+        numbers keep the search exact)."""
+        cards = self.cards(k)
+        mine = min(cards[s] for s in maximizers)
+        others = min(c for s, c in enumerate(cards) if s not in maximizers)
+        lead = others - mine  # > 0: the maximizing side is ahead
+        if not for_max:
+            lead = -lead
+        scale = ESTIMATE_SCALE
+        return 1 + scale * max(0, -lead), 1 + scale * max(0, lead)
 
     def _play(self, k: int, r: int, cnt: int, top: int, run_rank: int, run: int, seat: int, stock_len: int) -> int:
         """`k` with the cards already out of the player's hand/table (pile state cleared): put `cnt`
