@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from halfmoon.solver.core.verdicts import Limits
 from halfmoon.solver.games.family.presets import load_preset
 from halfmoon.solver.games.family.search import solve_deal
 
@@ -65,10 +66,10 @@ def main() -> None:
 
         numbers = range(args.hm_deals)
         report["HM-dedicated-search"] = measure(
-            lambda n: dedicated(hm.Position.from_deal(deal_halfmoon(n)), "search", args.time_limit), numbers)
+            lambda n: dedicated(hm.Position.from_deal(deal_halfmoon(n)), "search", Limits(seconds=args.time_limit)), numbers)
         print(f"HM dedicated (search): {json.dumps(report['HM-dedicated-search'])}", flush=True)
         rules = load_preset("HM")
-        report["HM-family"] = measure(lambda n: solve_deal(rules, n, time_limit=args.time_limit), numbers)
+        report["HM-family"] = measure(lambda n: solve_deal(rules, n, limits=Limits(seconds=args.time_limit)), numbers)
         print(f"HM family engine: {json.dumps(report['HM-family'])}", flush=True)
     report["python"] = sys.version.split()[0]
     if args.out:

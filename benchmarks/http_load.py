@@ -39,10 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from halfmoon.dealcodes import DealCode
+import halfmoon
 from halfmoon.dealcodes.rng import SplitMix64
-from halfmoon.solver.registry import get_game
-from halfmoon.solver.survey import line_wins, sample_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -195,7 +193,6 @@ def killer(host: str, port: int, tally: Tally, at: int, report: dict[str, Any], 
 
 
 def check_store(db: Path, tally: Tally, solver_version: str) -> dict[str, Any]:
-    entry = get_game("HM")
     conn = sqlite3.connect(str(db))
     try:
         integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -218,8 +215,7 @@ def check_store(db: Path, tally: Tally, solver_version: str) -> dict[str, Any]:
         stored_verdict, stored_line = rows[code]
         if stored_verdict != verdict or (moves is not None and stored_line != " ".join(moves)):
             disagree.append(code)
-        number = DealCode.parse(code).number
-        if verdict == "winnable" and not line_wins(entry, number, " ".join(moves)):
+        if verdict == "winnable" and halfmoon.replay(code, " ".join(moves)).status != "won":
             bad_lines.append(code)
     return {"integrity_check": integrity, "rows": len(rows), "deals_answered": len(tally.answers),
             "duplicated_rows": duplicates, "lost_rows": lost, "store_disagrees": disagree,
@@ -244,7 +240,7 @@ def main() -> int:
     host = "127.0.0.1"
     temporary = tempfile.TemporaryDirectory(prefix="halfmoon-load-")
     db = args.db or Path(temporary.name) / "results.sqlite3"
-    codes = [str(DealCode("HM", 1, "N", number)) for number in sample_numbers(args.seed, args.deals)]
+    codes = [halfmoon.code(number, "HM") for number in halfmoon.sample_numbers(args.seed, args.deals)]
     command = [sys.executable, "-m", "halfmoon", "serve", "--host", host, "--port", "0", "--workers", str(args.workers),
                "--db", str(db), "--json", "--no-access-log", "--log-level", "warning",
                "--solve-time-limit", str(args.solve_time_limit), "--wait", str(args.wait)]

@@ -19,9 +19,11 @@ import sys
 import time
 from pathlib import Path
 
+from halfmoon.dealcodes import sample_numbers
+from halfmoon.solver.catalogue import solitaire
 from halfmoon.solver.core.batch import LocalPool
 from halfmoon.solver.rating import Rating
-from halfmoon.solver.survey import run_generate, sample_numbers
+from halfmoon.solver.survey import run_generate
 
 SPLIT = (0.40, 0.70, 0.90)  # cumulative shares below medium, hard, expert
 
@@ -53,7 +55,7 @@ def main() -> None:
         out = args.out.open("w") if args.out else None
         started = time.perf_counter()
         try:
-            for curated in run_generate(args.game, sample_numbers(args.seed), args.count, pool):
+            for curated in run_generate(solitaire(args.game), sample_numbers(args.seed), args.count, pool):
                 ratings.append(curated.rating)
                 row = curated.to_json()
                 if out:

@@ -15,9 +15,10 @@ import argparse
 import json
 from pathlib import Path
 
-from halfmoon.solver.registry import get_game
+from halfmoon.dealcodes import parse_range
+from halfmoon.solver.catalogue import solitaire
 from halfmoon.solver.store import open_store
-from halfmoon.solver.survey import SurveyStats, histogram_svg, parse_range
+from halfmoon.solver.survey import SurveyStats, histogram_svg
 
 
 def main() -> None:
@@ -30,10 +31,10 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, default=None)
     args = parser.parse_args()
 
-    entry = get_game(args.game)
+    entry = solitaire(args.game)
     version = args.solver_version or entry.solver_version
     numbers = parse_range(args.range_text)
-    stats = SurveyStats(entry.tag, version)
+    stats = SurveyStats(entry.name, version)
     with open_store(args.db) as store:
         limits = set()
         for result in store.results(entry.tag, version, numbers):
@@ -54,7 +55,7 @@ def main() -> None:
             "whole_range_hours": round(per_deal * len(numbers) / args.workers / 3600, 2),
         }
     if args.plot is not None:
-        args.plot.write_text(histogram_svg(stats.times, f"{entry.name}: solve times of {done} deals"), encoding="utf-8")
+        args.plot.write_text(histogram_svg(stats.times, f"{entry.title}: solve times of {done} deals"), encoding="utf-8")
     print(json.dumps(summary, indent=1))
 
 

@@ -1,4 +1,4 @@
-"""What every command shares: the exit-code scheme, error reporting, JSON output, inputs.
+"""What every command shares: the exit-code scheme, error reporting, JSON output, inputs, progress.
 
 Exit codes (the same for every command):
   0  success (a verdict such as "unwinnable" is still a successful answer)
@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import click
 
-from halfmoon.solver.errors import InputError
+from halfmoon import InputError
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -46,6 +47,9 @@ class HalfMoonGroup(click.Group):
         except ValueError as error:
             click.echo(f"error: {error}", err=True)
             ctx.exit(EXIT_INPUT)
+        except RecursionError:  # input nested beyond reason (JSON, TOML): bad input, not a bug
+            click.echo("error: input nested too deeply", err=True)
+            ctx.exit(EXIT_INPUT)
         except Exception as error:  # a bug: one line unless debugging
             if os.environ.get("HALFMOON_DEBUG"):
                 traceback.print_exc()
@@ -58,8 +62,29 @@ class HalfMoonGroup(click.Group):
 
 
 def echo_json(data: Any) -> None:
-    """One JSON document on one line (JSON lines when called repeatedly)."""
-    click.echo(json.dumps(data, ensure_ascii=False, separators=(", ", ": ")))
+    """One JSON document on one line (JSON lines when called repeatedly); strict JSON (no NaN)."""
+    click.echo(json.dumps(data, ensure_ascii=False, separators=(", ", ": "), allow_nan=False))
+    sys.stdout.flush()
+
+
+def error_json(error: BaseException, where: dict[str, Any]) -> dict[str, Any]:
+    """The JSON object a batch prints in place of an answer it could not give (the HTTP error shape)."""
+    return {"error": where | {"kind": "invalid_input", "type": type(error).__name__, "message": str(error)}}
+
+
+def batch_lines(arguments: Iterable[str]) -> Iterator[tuple[int | None, str]]:
+    """The inputs of a batch: the arguments, with ``-`` standing for stdin, one item per word.
+
+    Yields (line number in stdin or None, text). Blank lines and ``#`` comments are skipped.
+    """
+    for argument in arguments:
+        if argument != "-":
+            yield None, argument
+            continue
+        for number, line in enumerate(sys.stdin, start=1):
+            text = line.split("#", 1)[0]
+            for word in text.replace(",", " ").split():
+                yield number, word
 
 
 def read_json_file(path: str | Path, what: str) -> Any:
@@ -72,6 +97,41 @@ def read_json_file(path: str | Path, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {path}: not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+
+
+class Progress:
+    """One self-overwriting line on stderr with rate and time left, only when stderr is a terminal."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def show(self, text: str, done: int = 0, total: int | None = None, force: bool = False) -> None:
+        """`text`, then a rate and an estimate of the time left from `done` of `total` items."""
+        now = time.monotonic()
+        if not self.enabled or (not force and now - self.last < 0.25):
+            return
+        self.last = now
+        elapsed = now - self.started
+        if done and elapsed > 0:
+            rate = done / elapsed
+            text += f"; {rate:.1f}/s"
+            if total is not None and total > done:
+                text += f", {_duration((total - done) / rate)} left"
+        click.echo(f"\r\x1b[2K{text}", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.enabled:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

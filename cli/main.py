@@ -1,16 +1,21 @@
-"""The `halfmoon` command line: a click group whose commands live in `cli.commands`."""
+"""The `halfmoon` command line: a click group whose commands live in `cli.commands`.
+
+Every command module imports only click and this package at load time and the facade
+(`import halfmoon`) inside its function, so `halfmoon --help` starts fast.
+"""
 
 from __future__ import annotations
 
 import click
 
-from .commands.curate import generate, survey
-from .commands.deals import code, deal
+from .commands.atlas import atlas
+from .commands.deals import code, deal, games
 from .commands.endgame import endgame
-from .commands.play import replay
+from .commands.replay import replay
 from .commands.rules import rules
 from .commands.serve import serve
-from .commands.solve import hint, solve
+from .commands.solve import analyze, hint, solve
+from .commands.survey import generate, survey
 from .common import HalfMoonGroup
 
 
@@ -23,17 +28,9 @@ def main() -> None:
     """
 
 
-for command in (deal, code, replay):
+for command in (games, deal, code, replay, solve, hint, analyze, endgame, rules, generate, survey, atlas,
+                serve):
     main.add_command(command)
-
-for command in (solve, hint):
-    main.add_command(command)
-
-main.add_command(endgame)
-main.add_command(rules)
-main.add_command(generate)
-main.add_command(survey)
-main.add_command(serve)
 
 
 if __name__ == "__main__":

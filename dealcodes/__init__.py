@@ -19,6 +19,8 @@ from .codes import (
     known_games,
     parse_code,
     parse_number,
+    parse_range,
+    sample_numbers,
 )
 from .eight_and_a_half import (  # registers EH
     EHCard,
@@ -63,6 +65,8 @@ __all__ = [
     "parse_card",
     "parse_code",
     "parse_number",
+    "parse_range",
+    "sample_numbers",
     "shuffled",
     "standard_deck",
 ]

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
+from typing import Iterator
+
+from .rng import SplitMix64
 
 PAYLOAD_LENGTH = 7
 DEAL_COUNT = 26**PAYLOAD_LENGTH  # 8,031,810,176 deal numbers: 0 … DEAL_COUNT - 1
@@ -69,6 +72,42 @@ def register_game(codec: GameCodec) -> GameCodec:
 
 def known_games() -> dict[str, GameCodec]:
     return dict(_GAMES)
+
+
+def parse_range(text: str) -> range:
+    """``A:B`` → deal numbers A … B-1 (underscores allowed: ``0:1_000_000``)."""
+    parts = text.replace("_", "").split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise DealNumberError(f"range {text!r}: expected A:B with whole numbers, e.g. 0:10000")
+    start, stop = (int(p) for p in parts)
+    if start >= stop:
+        raise DealNumberError(f"range {text!r}: the start must be below the end")
+    if stop > DEAL_COUNT:
+        raise DealNumberError(f"range {text!r}: the end may be at most {DEAL_COUNT}")
+    return range(start, stop)
+
+
+def _coprime_step(rng: SplitMix64) -> int:
+    """A multiplier coprime to 26^7 (odd and not a multiple of 13)."""
+    while True:
+        step = rng.below(DEAL_COUNT) | 1
+        if step % 13:
+            return step
+
+
+def sample_numbers(seed: int, count: int | None = None, skip: int = 0) -> Iterator[int]:
+    """Distinct deal numbers spread over all 26^7 deals, reproducible from `seed`.
+
+    An affine permutation ``i -> (a*i + b) mod 26^7`` with `a` coprime to 26^7: never a repeat,
+    constant memory, and neighbouring numbers are unrelated deals anyway (each is shuffled by
+    SplitMix64 from its own number).
+    """
+    rng = SplitMix64(seed)
+    step = _coprime_step(rng)
+    offset = rng.below(DEAL_COUNT)
+    stop = DEAL_COUNT if count is None else min(DEAL_COUNT, skip + count)
+    for index in range(skip, stop):
+        yield (step * index + offset) % DEAL_COUNT
 
 
 def check_number(number: int) -> int:

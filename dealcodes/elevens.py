@@ -16,11 +16,10 @@ from .codes import (
     DealCode,
     GameCodec,
     UnknownTagError,
-    check_number,
     parse_code,
     register_game,
 )
-from .rng import shuffled
+from .piles import deal_piles
 
 
 @dataclass(frozen=True)
@@ -76,10 +75,8 @@ def deal_grid(game: str, number: int) -> GridDeal:
     """Shuffle the 52-card standard order with the deal number; the first P cards are the grid."""
     if game not in GRID_GAMES:
         raise KeyError(f"no grid game with tag {game!r}; expected one of {', '.join(sorted(GRID_GAMES))}")
-    check_number(number)
-    places = GRID_GAMES[game].places
-    cards = shuffled(standard_deck(copies=1), number)
-    return GridDeal(game, number, tuple(cards[:places]), tuple(cards[places:]))
+    piles, _, stock = deal_piles(standard_deck(copies=1), [1] * GRID_GAMES[game].places, 0, number)
+    return GridDeal(game, number, tuple(card for (card,) in piles), stock)
 
 
 def deal_elevens(number: int) -> GridDeal:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, standard_deck
-from .codes import DealCode, GameCodec, check_number, parse_code, register_game
-from .rng import shuffled
+from .codes import DealCode, GameCodec, parse_code, register_game
+from .piles import deal_piles
 
 PILES = 12
 PILE_DEPTH = 8
@@ -39,10 +39,7 @@ class HalfMoonDeal:
 
 def deal_halfmoon(number: int) -> HalfMoonDeal:
     """Shuffle the canonical 104-card order with the deal number; pile k takes a[8(k-1)] … a[8k-1]."""
-    check_number(number)
-    cards = shuffled(standard_deck(copies=2), number)
-    piles = tuple(tuple(cards[PILE_DEPTH * k : PILE_DEPTH * (k + 1)]) for k in range(PILES))
-    reserve = tuple(cards[PILES * PILE_DEPTH :])
+    piles, reserve, _ = deal_piles(standard_deck(copies=2), [PILE_DEPTH] * PILES, RESERVE_SLOTS, number)
     return HalfMoonDeal(number, piles, reserve)
 
 

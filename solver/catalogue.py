@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from halfmoon.solver.core.adapters import EndgameAdapter, Solitaire
 from halfmoon.solver.errors import UnknownGameError, UnsupportedError
@@ -112,12 +112,15 @@ def endgame_adapters() -> dict[str, EndgameAdapter]:
     return {row.name: endgame_adapter(row.tag) for row in games() if row.kind == MULTIPLAYER}
 
 
-def rule_file_solitaire(rules: str | Path) -> Solitaire[Any, Any]:
-    """The `Solitaire` record of a rule file of the Elevens family, or of a preset by name or tag."""
+def rule_file_solitaire(rules: str | Path | Mapping[str, Any]) -> Solitaire[Any, Any]:
+    """The `Solitaire` record of a rule file of the Elevens family, of a preset by name or tag, or of a
+    rule set given as its JSON (a mapping: what a rule file holds)."""
     from halfmoon.solver.games.family.adapter import adapter_for, preset_adapter
     from halfmoon.solver.games.family.presets import load_preset
-    from halfmoon.solver.games.family.schema import load_rules
+    from halfmoon.solver.games.family.schema import load_rules, rules_from_json
 
+    if isinstance(rules, Mapping):
+        return adapter_for(rules_from_json(rules, "rules"))
     text = str(rules)
     if text.lower().endswith((".json", ".toml")) or "/" in text or Path(text).is_file():
         return adapter_for(load_rules(text))

@@ -66,11 +66,26 @@ class StoreError(InputError):
     """A results store that cannot be opened, or holds something it should not."""
 
 
+class AtlasError(InputError):
+    """An atlas directory or shard that cannot be used: missing, of another game or format version, busy."""
+
+
+class AtlasCorruptError(AtlasError):
+    """An atlas shard whose checksums or counts do not match its contents (a damaged file)."""
+
+
+class AtlasConflictError(AtlasError):
+    """Two atlases that give one deal different exact verdicts: a merge stops on it, writing nothing."""
+
+
 class SolverBug(AssertionError):
     """The solver broke its own contract (a line that does not replay): a bug, never an answer."""
 
 
 __all__ = [
+    "AtlasConflictError",
+    "AtlasCorruptError",
+    "AtlasError",
     "IllegalMoveError",
     "InputError",
     "LimitError",

@@ -180,6 +180,20 @@ def playout(entry: Solitaire[Any, Any], position: Any, rng: SplitMix64, greedy: 
     return True
 
 
+def playouts(entry: Solitaire[Any, Any], position: Any, rng: SplitMix64, count: int, greedy: bool) -> int:
+    """How many of `count` playouts from `position` win, all drawing from `rng` in turn.
+
+    A game may run them natively (``entry.extra["playouts"]``, e.g. the Half Moon kernel): it
+    must draw exactly as `playout` does, so the rating does not depend on which ran.
+    """
+    fast = entry.extra.get("playouts")
+    if fast is not None:
+        wins = fast(position, rng, count, greedy)
+        if wins is not None:
+            return wins
+    return sum(playout(entry, position, rng, greedy) for _ in range(count))
+
+
 class _ChildVerdicts:
     """Verdicts of positions off the winning line, each solved once (memo on the game's key)."""
 
@@ -208,8 +222,8 @@ def rate_line(entry: Solitaire[Any, Any], start: Any, line: tuple[Any, ...], nod
         raise InputError("rating: the winning line does not win when replayed through the rules")
     random_rng = _stream(params.seed, deal_seed, 1)
     greedy_rng = _stream(params.seed, deal_seed, 2)
-    random_wins = sum(playout(entry, start, random_rng, False) for _ in range(params.random_playouts))
-    greedy_wins = sum(playout(entry, start, greedy_rng, True) for _ in range(params.greedy_playouts))
+    random_wins = playouts(entry, start, random_rng, params.random_playouts, False)
+    greedy_wins = playouts(entry, start, greedy_rng, params.greedy_playouts, True)
 
     children = _ChildVerdicts(entry, params.child_nodes, params.method)
     traps = unresolved = first_moves = first_losing = 0

@@ -407,6 +407,20 @@ class ResultStore:
         )
         return [StoredRating(*values) for values in cursor]
 
+    def curation_state(self, code: str, solver_version: str, rating_version: str, node_limit: int) -> str | None:
+        """Whether a deal needs rating: ``rated`` (in the feed already), ``settled`` (proved unwinnable, or
+        left unknown by a node-bounded run at least as large as the rating's), or None (rate it)."""
+        if self.get_rating(code, solver_version, rating_version) is not None:
+            return "rated"
+        row = self.get(code, solver_version)
+        if row is None or row.error is not None:
+            return None
+        if row.verdict == "unwinnable":
+            return "settled"
+        if row.verdict == "unknown" and row.time_limit is None and covers(row.node_limit, node_limit):
+            return "settled"
+        return None
+
     def counts(self) -> dict[str, int]:
         """How many results and ratings the store holds."""
         results = self._conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]

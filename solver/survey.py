@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import math
 import time
+from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator, Sequence, cast
 
-from halfmoon.dealcodes.codes import DEAL_COUNT, check_number
-from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver.errors import InputError
 
 from .core.batch import ExecutorSource, Job, Outcome, run_jobs
@@ -59,12 +59,22 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted values, interpolated linearly between neighbours (numpy's default)."""
+    if not ordered:
+        return 0.0
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
 @dataclass
 class TimeHistogram:
     """Solve times in logarithmic bins (10 per decade, 0.1 ms … 1000 s): constant memory.
 
-    Quantiles are read as the upper edge of their bin (at most 26% high); min, max and mean
-    are exact.
+    For pictures and live figures: its quantiles are read as the upper edge of their bin, so
+    they are approximate (at most 26% high); min, max and mean are exact.
     """
 
     per_decade: int = 10
@@ -144,6 +154,7 @@ class SurveyStats:
     cached: int = 0
     nodes: int = 0
     times: TimeHistogram = field(default_factory=TimeHistogram)
+    seconds: array = field(default_factory=lambda: array("d"))  # every solve time: exact quantiles, 8 bytes a deal
     started: float = field(default_factory=time.monotonic)
 
     @property
@@ -161,6 +172,26 @@ class SurveyStats:
         self.cached += cached
         self.nodes += result.nodes
         self.times.add(result.seconds)
+        self.seconds.append(max(0.0, result.seconds))
+
+    def solve_seconds(self) -> dict[str, float]:
+        """Exact quantiles of the solve times (the stored times of cached deals included)."""
+        if not self.seconds:
+            return {"n": 0}
+        ordered = sorted(self.seconds)
+        return {
+            "n": len(ordered),
+            "mean": round(sum(ordered) / len(ordered), 6),
+            "min": round(ordered[0], 6),
+            "median": round(quantile(ordered, 0.5), 6),
+            "p90": round(quantile(ordered, 0.9), 6),
+            "p99": round(quantile(ordered, 0.99), 6),
+            "max": round(ordered[-1], 6),
+            "total": round(sum(ordered), 3),
+        }
+
+    def histogram_svg(self, title: str) -> str:
+        return histogram_svg(self.times, title)
 
     def summary(self) -> dict[str, Any]:
         decided = self.winnable + self.unwinnable
@@ -182,7 +213,7 @@ class SurveyStats:
             "cached": self.cached,
             "solved": self.deals - self.cached,
             "nodes": self.nodes,
-            "solve_seconds": self.times.summary(),
+            "solve_seconds": self.solve_seconds(),
             "wall_seconds": round(time.monotonic() - self.started, 3),
             "time_limit": self.time_limit,
             "node_limit": self.node_limit,
@@ -234,46 +265,6 @@ def histogram_svg(times: TimeHistogram, title: str, width: int = 640, height: in
 
 def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-# -- which deals -----------------------------------------------------------------------------
-
-
-def _coprime_step(rng: SplitMix64) -> int:
-    """A multiplier coprime to 26^7 (odd and not a multiple of 13)."""
-    while True:
-        step = rng.below(DEAL_COUNT) | 1
-        if step % 13:
-            return step
-
-
-def sample_numbers(seed: int, count: int | None = None, skip: int = 0) -> Iterator[int]:
-    """Distinct deal numbers spread over all 26^7 deals, reproducible from `seed`.
-
-    An affine permutation ``i -> (a*i + b) mod 26^7`` with `a` coprime to 26^7: never a repeat,
-    constant memory, and neighbouring numbers are unrelated deals anyway (each is shuffled by
-    SplitMix64 from its own number).
-    """
-    rng = SplitMix64(seed)
-    step = _coprime_step(rng)
-    offset = rng.below(DEAL_COUNT)
-    stop = DEAL_COUNT if count is None else min(DEAL_COUNT, skip + count)
-    for index in range(skip, stop):
-        yield (step * index + offset) % DEAL_COUNT
-
-
-def parse_range(text: str) -> range:
-    """``A:B`` → deal numbers A … B-1."""
-    parts = text.replace("_", "").split(":")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise InputError(f"range {text!r}: expected A:B with whole numbers, e.g. 0:10000")
-    start, stop = (int(p) for p in parts)
-    if start >= stop:
-        raise InputError(f"range {text!r}: the start must be below the end")
-    check_number(start)
-    if stop > DEAL_COUNT:
-        raise InputError(f"range {text!r}: the end may be at most {DEAL_COUNT}")
-    return range(start, stop)
 
 
 # -- the work a worker does -------------------------------------------------------------------
@@ -396,7 +387,7 @@ def run_survey(
     entry = solitaire
     limits = (limits or Limits()).over(entry.default_limits)
     ref = reference(entry)
-    stats = SurveyStats(entry.tag, entry.solver_version, limits.seconds, limits.nodes)
+    stats = SurveyStats(entry.name, entry.solver_version, limits.seconds, limits.nodes)
 
     def count(result: StoredResult, cached: bool) -> None:
         stats.add(result, cached)
@@ -408,7 +399,7 @@ def run_survey(
             cost = None
             if store is not None:
                 code = entry.code(number)
-                hit = store.trusted(code, entry.solver_version, lambda line, n=number: entry.line_wins(n, line),
+                hit = store.trusted(code, entry.solver_version, partial(entry.line_wins, number),
                                     limits.seconds, limits.nodes)
                 if hit is not None:
                     count(hit, True)
@@ -418,7 +409,7 @@ def run_survey(
 
     try:
         for outcome in run_jobs(solve_deal, jobs(), source, window=window, lookahead=lookahead):
-            number = outcome.job.key
+            number = cast(int, outcome.job.key)  # the jobs above are keyed by deal number
             result = checked(entry, outcome.value) if outcome.ok else _failed(entry, number, outcome, limits)
             if store is not None:
                 store.put(result)
@@ -444,7 +435,7 @@ class Curated:
     def to_json(self) -> dict[str, Any]:
         rating = self.rating.to_json()
         head = {"code": self.code, "number": self.number, "tier": rating.pop("tier"), "score": rating.pop("score")}
-        return head | rating | {"line": self.line}
+        return head | rating | {"line": self.line.split()}
 
 
 def curated_from_store(entry: Solitaire[Any, Any], rated: StoredRating) -> Curated:
@@ -536,7 +527,7 @@ def run_generate(
 
     try:
         for outcome in run_jobs(rate_deal, jobs(), source, window=window, lookahead=window):
-            index = outcome.job.key
+            index = cast(int, outcome.job.key)  # the jobs above are keyed by scan index
             number = outcome.job.args[1]
             if not outcome.ok:
                 if store is not None:

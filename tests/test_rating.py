@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from batch.toy import TAG, toy_deal, toy_solve
+from support.toy_solitaire import TAG, toy_deal, toy_solve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,7 +91,7 @@ def test_the_rating_is_reproducible_and_its_traps_are_real():
             children = [position.apply(m) for m in position.legal_moves() if m != move]
             traps += any(toy_solve(child).verdict == "unwinnable" for child in children)
             position = position.apply(move)
-        assert rating.traps == traps and rating.positions == len(result.moves)
+        assert rating.traps == traps and rating.positions == len(result.line)
         first = [toy_solve(start.apply(m)).verdict for m in start.legal_moves()]
         assert rating.first_moves == len(first) and rating.first_losing == first.count("unwinnable")
 

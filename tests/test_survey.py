@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 from batch.test_runner import SerialSource
-from batch.toy import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
+from support.toy_solitaire import KILLERS_ENV, TAG, ToyResult, toy_deal, toy_solve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,11 +22,11 @@ from halfmoon.solver.catalogue import GameInfo, solitaire
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import Limits
 from halfmoon.solver.store import open_store
+from halfmoon.dealcodes import DealCodeError, parse_range, sample_numbers
 from halfmoon.solver.survey import (
-    parse_range,
     run_generate,
     run_survey,
-    sample_numbers,
+
     wilson,
 )
 
@@ -76,7 +76,7 @@ def test_sample_numbers_are_distinct_reproducible_and_in_range():
 def test_parse_range_and_its_errors():
     assert parse_range("10:20") == range(10, 20)
     for bad in ["10", "20:10", "a:b", f"0:{DEAL_COUNT + 1}"]:
-        with pytest.raises(InputError, match="range"):
+        with pytest.raises(DealCodeError, match="range"):
             parse_range(bad)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from batch.toy import TAG, toy_deal, toy_solve
+from support.toy_solitaire import DELAY_ENV, TAG, toy_deal, toy_solve
 from click.testing import CliRunner
 
 from halfmoon.cli.main import main
@@ -79,12 +79,13 @@ def test_ctrl_c_then_the_same_command_resumes_with_the_same_totals(tmp_path):
 
     from halfmoon.solver.store import open_store
 
-    launcher = ("import sys; sys.path.insert(0, %r); import batch.toy; from cli.main import main; "
+    launcher = ("import sys; sys.path.insert(0, %r); import support.toy_solitaire; from halfmoon.cli.main import main; "
                 "main(sys.argv[1:], prog_name='halfmoon')") % os.path.dirname(os.path.abspath(__file__))
     db = str(tmp_path / "r.sqlite3")
     args = [sys.executable, "-c", launcher, "survey", "--game", TAG, "--range", "0:800", "--workers", "1",
             "--db", db, "--json"]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    slow = os.environ | {DELAY_ENV: "0.01"}  # 800 toy deals take a second: slow them so Ctrl-C lands mid-way
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=slow)
     deadline = time.monotonic() + 120
     stored = 0
     while time.monotonic() < deadline and process.poll() is None:
@@ -103,7 +104,7 @@ def test_ctrl_c_then_the_same_command_resumes_with_the_same_totals(tmp_path):
     with open_store(db) as store:
         kept = store.count(TAG)
     assert 100 <= kept < 800
-    resumed = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=600, env=slow)
     assert resumed.returncode == 0, resumed.stderr
     summary = json.loads(resumed.stdout.splitlines()[-1])
     winnable = sum(toy_solve(toy_deal(n)).verdict == "winnable" for n in range(800))

@@ -1,7 +1,7 @@
-"""`halfmoon endgame GAME`: exact endgame answers for any registered multiplayer game.
+"""`halfmoon endgame GAME`: exact endgame answers for any multiplayer game of the catalogue.
 
-Interfaces only: the game's adapter (solver.core.endgame) reads positions, deals codes, plays
-to the endgame and names the questions; `answer` runs the exact core. Same options for every game.
+Interfaces only: `halfmoon.endgame` reads positions, deals codes, plays to the endgame and
+answers every question; this module parses options and prints. Same options for every game.
 """
 
 from __future__ import annotations
@@ -10,14 +10,8 @@ from typing import Any
 
 import click
 
-from halfmoon.solver.core.endgame import adapters, answer, get_adapter
-from halfmoon.solver.core.exact import Limits
-
 from ..common import echo_json, json_option, read_json_file
-
-
-def _game_names() -> str:
-    return ", ".join(adapters()) or "(none registered)"
+from ..options import SECONDS, limits_of
 
 
 @click.command()
@@ -27,65 +21,71 @@ def _game_names() -> str:
 @click.option("--code", help="A deal code of the game, e.g. SH1-2-AAAAAAB.")
 @click.option("--moves", "line", default="", help="Moves to play from the deal (the game's notation).")
 @click.option("--until", type=click.Choice(["endgame"]), help="Play on with the fixed seeded policy until the endgame (e.g. the stock is empty).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the --until policy.")
-@click.option("--max-positions", type=int, default=5_000_000, show_default=True, help="Give up (unknown) beyond this many positions.")
-@click.option("--max-seconds", type=float, default=60.0, show_default=True, help="Give up (unknown) after this many seconds.")
-@click.option("--max-memory-mb", type=int, default=6144, show_default=True, help="Give up (unknown) when memory grows by this much.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the --until policy.")
+@click.option("--time-limit", "--max-seconds", "time_limit", type=SECONDS, default=None, metavar="SECONDS",
+              help="Give up (unknown) after this many seconds (default 60).")
+@click.option("--node-limit", "--max-positions", "node_limit", type=click.IntRange(min=1, max=1 << 62), default=None,
+              help="Give up (unknown) beyond this many positions (default 5 000 000).")
+@click.option("--memory-mb", "--max-memory-mb", "memory_mb", type=click.IntRange(min=1, max=1 << 20), default=None,
+              help="Give up (unknown) when memory grows by this much (default 6144).")
 @click.option("--method", type=click.Choice(["auto", "retrograde", "negamax"]), default="auto", show_default=True,
               help="auto: negamax for games that declare themselves acyclic, retrograde otherwise.")
 @click.option("--show-only", is_flag=True, help="Show the position (after --moves/--until) without solving.")
 @json_option
 def endgame(game: str, position_file: str | None, code: str | None, line: str, until: str | None, seed: int,
-            max_positions: int, max_seconds: float, max_memory_mb: int, method: str, show_only: bool,
+            time_limit: float | None, node_limit: int | None, memory_mb: int | None, method: str, show_only: bool,
             as_json: bool) -> None:
     """Solve the endgame of GAME exactly: the value for the player to move (or, with more than
     two players, whether each player can be forced into last place), every legal move's value,
-    and a principal line. Games: see `halfmoon endgame --help` → docs/endgames.md.
+    and a principal line. GAME: shithead, eight-and-a-half, golf, spit (`halfmoon games`).
 
     Give the position with --position FILE, or --code CODE [--moves "…"]; add --until endgame
     to play on with the fixed seeded policy first. A limit hit gives the answer `unknown`.
     """
-    adapter = get_adapter(game)
+    import halfmoon
+
+    info = next((g for g in halfmoon.games() if game.strip().lower() in (g.name, g.tag.lower())), None)
+    if info is None or info.kind != "multiplayer":
+        names = ", ".join(g.name for g in halfmoon.games() if g.kind == "multiplayer")
+        raise halfmoon.UnknownGameError(f"unknown endgame game {game!r}: expected one of {names}")
     if (position_file is None) == (code is None):
         raise click.UsageError("give --position FILE or --code CODE (one of them)")
-    if position_file is not None:
-        if line.strip():
-            raise click.UsageError("--moves goes with --code (a position file is already the position)")
-        position = adapter.position_from_json(read_json_file(position_file, "position"))
-    else:
-        position = adapter.position_from_code(code, line)
-    played: list[str] = []
-    if until == "endgame":
-        start = position
-        position, moves = adapter.until_endgame(position, seed)
-        for move in moves:
-            played.append(adapter.format_move(start, move))
-            start = adapter.game.apply(start, move)
+    if position_file is not None and line.strip():
+        raise click.UsageError("--moves goes with --code (a position file is already the position)")
+    start = read_json_file(position_file, "position") if position_file is not None else code
+    if code is not None and halfmoon.parse_code(code).game != info.tag:
+        raise halfmoon.InputError(f"deal code {code}: not a {info.title} code (expected {info.tag}1-…)")
     if show_only:
+        shown = halfmoon.endgame_position(start, game=info.name, moves=line, until=until, seed=seed)
         if as_json:
-            echo_json({"game": adapter.name, "played": played, "position": adapter.position_to_json(position)})
+            echo_json(shown.to_json())
         else:
-            if played:
-                click.echo(f"played to the endgame: {' '.join(played)}")
-            click.echo(adapter.describe(position))
+            _print_head(shown)
         return
-    limits = Limits(max_positions=max_positions, max_seconds=max_seconds, max_memory_bytes=max_memory_mb * 1024 * 1024)
-    report = answer(adapter, position, limits, method)
-    report["played"] = played
+    limits = limits_of(time_limit, node_limit, memory_mb)
+    result = halfmoon.endgame(start, game=info.name, moves=line, until=until, seed=seed, limits=limits, method=method)
     if as_json:
-        echo_json(report)
+        echo_json(result.to_json())
         return
-    _print_report(adapter, position, report)
+    _print_report(result)
 
 
-def _print_report(adapter: Any, position: Any, report: dict[str, Any]) -> None:
-    if report["played"]:
-        click.echo(f"played to the endgame ({len(report['played'])} moves): {' '.join(report['played'])}")
-    mover = report["to_move"]
-    head = f"{adapter.title}, {report['players']} players"
-    head += f", player {mover} to move" if mover is not None else f", play is over: {report['terminal'].get('note', '')}"
+def _print_head(result: Any) -> None:
+    """What was played and the position: the same header with or without solving."""
+    report = result.report
+    if result.played:
+        click.echo(f"played to the endgame ({len(result.played)} moves): {' '.join(result.played)}")
+    mover = report.get("to_move")
+    head = f"{result.title}, {report['players']} players"
+    terminal = report.get("terminal")
+    head += f", player {mover} to move" if mover is not None else f", play is over: {(terminal or {}).get('note', '')}"
     click.echo(head)
-    click.echo(adapter.describe(position))
+    click.echo(result.text)
+
+
+def _print_report(result: Any) -> None:
+    report = result.report
+    _print_head(result)
     for q in report["questions"]:
         click.echo("")
         click.echo(f"{q['text']}  →  {q['word'].upper()}")
@@ -111,10 +111,17 @@ def _print_report(adapter: Any, position: Any, report: dict[str, Any]) -> None:
                 continue
             if key == "line" and isinstance(value, list):
                 value = ", ".join(f"P{s.get('seat')} {s.get('move')}" for s in value if isinstance(s, dict))
-            click.echo(f"  {key}: {value}")
+            click.echo(f"  {key.replace('_', ' ')}: {_plain(value)}")
     if report.get("extra"):
         click.echo("")
         for key, value in report["extra"].items():
-            click.echo(f"{key}: {value}")
+            click.echo(f"{key.replace('_', ' ')}: {_plain(value)}")
     for note in report["notes"]:
         click.echo(f"note: {note}")
+
+
+def _plain(value: Any) -> str:
+    """A JSON value as a reader wants it: yes/no, not Python's True/False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value is None else str(value)

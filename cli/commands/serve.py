@@ -3,17 +3,21 @@
 The web framework is an optional extra, imported only here, so the rest of the CLI works
 without it. The listening socket is bound before uvicorn starts, so ``--port 0`` can report the
 port the system chose (the load test relies on that) and a busy port is a one-line error.
+Stdout carries only where the service listens (one JSON object with ``--json``); every log line,
+uvicorn's access log included, goes to stderr.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
 import socket
 import sys
+from pathlib import Path
+from typing import Any
 
 import click
-
-from halfmoon.solver.errors import InputError
 
 from ..common import echo_json, json_option
 
@@ -27,7 +31,9 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind(address)
         sock.listen(2048)
     except OSError as error:
-        raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        import halfmoon
+
+        raise halfmoon.InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     sock.set_inheritable(True)
     return sock
 
@@ -56,17 +62,26 @@ def _listen(host: str, port: int) -> socket.socket:
               help="Largest request body accepted (413 beyond).")
 @click.option("--max-queue", type=click.IntRange(min=1), default=None,
               help="Jobs waiting or running in the pool before 503 busy (default: 32 per worker).")
+@click.option("--atlas", "atlas_dir", envvar="HALFMOON_ATLAS", default=None, metavar="DIR",
+              help="A winnability atlas (default: $HALFMOON_ATLAS): decided deals are answered from it "
+                   "(GET /v1/deals/{code} gains \"winnability\"; solutions of unwinnable deals, or with "
+                   "?verdict_only=true, need no solving).")
+@click.option("--cors-origin", "cors_origin", multiple=True, metavar="ORIGIN",
+              help="Let pages on ORIGIN (e.g. https://app.example; '*' for any) call the API from a browser. "
+                   "Repeatable; off by default.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info",
               show_default=True)
 @click.option("--access-log/--no-access-log", default=True, show_default=True, help="Log every request.")
 @json_option
 def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
           solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
-          max_body_kb: int, max_queue: int | None, log_level: str, access_log: bool, as_json: bool) -> None:
-    """Serve the HTTP JSON API: deals, solutions, hints, curated deals, endgames.
+          max_body_kb: int, max_queue: int | None, atlas_dir: str | None, cors_origin: tuple[str, ...],
+          log_level: str, access_log: bool, as_json: bool) -> None:
+    """Serve the HTTP JSON API (deals, solutions, hints, curated deals, endgames) and the web page at /.
 
     Prints where it listens (one JSON object with --json: url, docs, openapi, workers, db),
-    then serves until Ctrl-C. The API is described at /docs (OpenAPI at /openapi.json).
+    then serves until Ctrl-C. The page for players is at / ; the API is described at /docs
+    (OpenAPI at /openapi.json), both without internet.
     """
     try:
         import uvicorn
@@ -76,12 +91,13 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         raise click.ClickException(
             f"halfmoon serve needs the server extra: pip install 'halfmoon-solver[server]' (missing: {error.name})"
         ) from None
-    from halfmoon.solver.core.batch import default_workers
-    from halfmoon.solver.store import default_db_path, open_store
+    import halfmoon
+
+    from ..server.config import default_workers
 
     workers = workers or default_workers()
     config = ServiceConfig(
-        db_path=db,
+        db_path=None if db is None else Path(db),
         workers=workers,
         wait_default=wait_default,
         wait_max=wait_max,
@@ -91,20 +107,26 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         endgame_memory_mb=endgame_memory_mb,
         max_body_bytes=max_body_kb * 1024,
         max_queue=max_queue or 32 * workers,
+        atlas_path=None if atlas_dir is None else Path(atlas_dir),
+        cors_origins=cors_origin,
     )
-    db_path = config.db_path or default_db_path()
-    open_store(db_path).close()  # a store that cannot be opened is a one-line error, before serving
+    if config.atlas_path is not None:
+        halfmoon.open_atlas(config.atlas_path).close()  # not an atlas: a one-line error, at once
+    with halfmoon.open_store(config.db_path) as store:  # a store that cannot be opened: a one-line error, at once
+        db_path = store.path
+    config = dataclasses.replace(config, db_path=db_path)
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}"
     info = {"url": url, "docs": f"{url}/docs", "openapi": f"{url}/openapi.json", "workers": config.workers,
-            "db": str(db_path)}
+            "db": str(db_path)} | ({"atlas": str(config.atlas_path)} if config.atlas_path is not None else {})
     if as_json:
         echo_json(info)
     else:
-        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path})")
-        click.echo(f"API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
+        click.echo(f"halfmoon service on {url} ({config.workers} solver processes, store {db_path}"
+                   + (f", atlas {config.atlas_path}" if config.atlas_path is not None else "") + ")")
+        click.echo(f"page: {url}/   API docs: {url}/docs   OpenAPI: {url}/openapi.json   Ctrl-C stops it")
     sys.stdout.flush()
     service_log = logging.getLogger("halfmoon.server")  # incidents, curation problems: next to uvicorn's lines
     service_log.setLevel(log_level.upper())
@@ -115,7 +137,17 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         service_log.propagate = False
     server = uvicorn.Server(uvicorn.Config(
         create_app(config), log_level=log_level, access_log=access_log, lifespan="on", timeout_graceful_shutdown=5,
+        log_config=_log_config(uvicorn),
     ))
     server.run(sockets=[sock])
     if not server.started:
         raise click.ClickException("the service did not start (see the log above)")
+
+
+def _log_config(uvicorn: Any) -> dict[str, Any]:
+    """uvicorn's logging, every handler on stderr (its access log writes to stdout by default)."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    for handler in config.get("handlers", {}).values():
+        if "stream" in handler:
+            handler["stream"] = "ext://sys.stderr"
+    return config

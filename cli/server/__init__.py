@@ -5,7 +5,7 @@ builds the application for a `ServiceConfig`; ``halfmoon serve`` runs it. docs/h
 describes the endpoints, limits and error shapes.
 """
 
-from halfmoon.solver.errors import InputError
+from halfmoon import InputError
 
 from .app import create_app
 from .config import ServiceConfig

@@ -1,17 +1,19 @@
-"""The FastAPI application: versioned JSON endpoints on the same library and store as the CLI.
+"""The FastAPI application: versioned JSON endpoints on the same facade and store as the CLI.
 
-Interfaces only, like the click commands: parse and validate in the event loop (codes, moves,
-positions: microseconds, and a bad input is answered at once even when the pool is busy), run
-every solve in the solver pool, answer with the library's own `to_json` shapes.
+Interfaces only, like the click commands: every question goes to the facade (`import
+halfmoon`), and every answer is the facade's own `to_json()` shape. Inputs are read and checked
+before any work is queued (codes, moves, positions: a bad input is answered at once even when
+the pool is busy); every solve runs in the solver pool.
 
 How a request that needs solving is answered:
-1. from the results store when its trust rules allow (a winning line is replayed first);
+1. from the results store when its trust rules allow (a winning line is replayed first; the
+   answer says ``"cached": true``);
 2. else the work starts in the pool (or the request joins the same work already running) and
    the request waits up to ``wait`` seconds (``?wait=``, at most the server's ``wait_max``);
 3. if the work is not done by then: status 202, ``{"pending": true, "retry_after": s}`` and a
    Retry-After header. The work goes on up to the server's own budget and its answer is stored
    (solutions) or remembered (hints, endgames), so asking again gets it at once.
-A verdict is never guessed: ``unknown`` means a limit was hit, and says which.
+A verdict is never guessed: ``unknown`` means a limit was hit, and ``stopped`` says which.
 """
 
 from __future__ import annotations
@@ -28,26 +30,20 @@ from fastapi import Body, FastAPI, Query
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
-from halfmoon.dealcodes import deal_from_code, deal_halfmoon, parse_code
-from halfmoon.solver.core.endgame import adapters, get_adapter
-from halfmoon.solver.core.verdicts import Verdict
-from halfmoon.solver.errors import UnknownGameError
-from halfmoon.solver.games.halfmoon.portfolio import SolveResult
-from halfmoon.solver.games.halfmoon.rules import Position
-from halfmoon.solver.games.halfmoon.rules import replay as replay_line
-from halfmoon.solver.rating import TIERS
-from halfmoon.solver.registry import GameEntry, get_game
-from halfmoon.solver.store import StoredResult, default_db_path
+import halfmoon
 
 from . import work
 from .config import ServiceConfig
-from .curate import Curator, checked, curated_json
+from .curate import Curator
 from .errors import ApiError, BodyLimit, WorkerBug, install_error_handlers
+from .page import install_page
+from .play import install_play
 from .flights import Flights, wait_for
 from .metrics import Metrics, RequestMetrics
 from .models import (
     CuratedPage,
     DealLayout,
+    EndgameGames,
     EndgameReply,
     EndgameRequest,
     ErrorReply,
@@ -61,8 +57,8 @@ from .pool import SolverPool
 from .storage import StoreGateway
 
 API_VERSION = "v1"
-#: The solitaire that `/v1/curated` draws from.
-CURATED_GAME = "HM"
+#: Positions a hint solves at most (the position and one per legal move): bounds its hard timeout.
+HINT_POSITIONS = 64
 
 
 def package_version() -> str:
@@ -81,25 +77,31 @@ def _unwrap(outcome: Any) -> Any:
     return outcome
 
 
-def _replayed(entry: GameEntry, rows: list[Any], count: int, after: str | None) -> tuple[list[dict[str, Any]], str | None]:
-    """Up to `count` feed rows as `generate --json` objects, each line replayed (off the event loop);
-    and the code of the last row looked at (the next page's cursor)."""
-    deals: list[dict[str, Any]] = []
-    last = after
-    for row in rows:
-        if len(deals) == count:
-            break
-        last = row.code
-        deal = curated_json(entry, row)
-        if deal is not None:
-            deals.append(deal)
-    return deals, last
-
-
 def _pending(retry_after: float, reason: str, **head: Any) -> JSONResponse:
     seconds = max(1, math.ceil(retry_after))
     body = head | {"pending": True, "retry_after": seconds, "reason": reason}
     return JSONResponse(body, status_code=202, headers={"Retry-After": str(seconds)})
+
+
+def _multiplayer() -> dict[str, halfmoon.GameInfo]:
+    return {game.name: game for game in halfmoon.games() if game.kind == "multiplayer"}
+
+
+def _endgame_game(name: str) -> halfmoon.GameInfo:
+    """A multiplayer game by name or tag; else 404 with the CLI's message."""
+    games = _multiplayer()
+    found = next((g for g in games.values() if name.strip().lower() in (g.name, g.tag.lower())), None)
+    if found is None:
+        raise ApiError(404, f"unknown endgame game {name!r}: expected one of {', '.join(games)}", "not_found",
+                       "UnknownGameError")
+    return found
+
+
+def _rules(rules: str | dict[str, Any] | None) -> dict[str, Any] | None:
+    """A rule set as JSON: a preset (by name or tag) or the rule set given. The service reads no files."""
+    if rules is None or isinstance(rules, dict):
+        return rules
+    return json.loads(halfmoon.rule_preset_text(rules))  # an unknown preset is a RuleFileError (400)
 
 
 class Service:
@@ -107,23 +109,25 @@ class Service:
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
-        self.db_path = config.db_path or default_db_path()
         self.metrics = Metrics()
         self.pool = SolverPool(config.workers, config.max_queue, config.max_attempts)
-        self.store = StoreGateway(self.db_path)
-        self.solves: Flights[StoredResult] = Flights(0)  # the store remembers solutions
+        self.store = StoreGateway(config.db_path)
+        self.solves: Flights[dict[str, Any]] = Flights(0)  # the store remembers solutions
         self.hints: Flights[dict[str, Any]] = Flights(config.hint_cache)
         self.endgames: Flights[dict[str, Any]] = Flights(config.endgame_cache)
         self.curator: Curator | None = None
-        self.hm: GameEntry | None = None
+        self.versions: dict[str, str] = {}
         self._since: dict[Any, float] = {}
+        # A winnability atlas: opened (and checked) now, read with one byte a lookup (no solving).
+        self.atlas = halfmoon.open_atlas(config.atlas_path) if config.atlas_path is not None else None
 
     async def start(self) -> None:
-        # The store, the solver imports (off the loop) and the worker processes start side by side.
-        _, self.hm, _, _ = await asyncio.gather(
-            self.store.open(), asyncio.to_thread(get_game, CURATED_GAME), asyncio.to_thread(adapters), self.pool.start()
-        )
-        self.curator = Curator(self.hm, self.pool, self.store, self.metrics, self.config.rating_params,
+        # The store and the worker processes start side by side.
+        await asyncio.gather(self.store.open(), self.pool.start())
+        game = self.config.curated_game
+        page = await self.store.curated(game, None, None, 1, self.config.rating_params)
+        self.versions = {"solver_version": page.solver_version, "rating_version": page.rating_version}
+        self.curator = Curator(game, self.pool, self.store, self.metrics, self.config.rating_params,
                                self.config.curate_seed, self.config.curate_scan)
 
     async def stop(self) -> None:
@@ -133,6 +137,8 @@ class Service:
             await flights.cancel_all()
         await self.pool.close()
         await self.store.close()
+        if self.atlas is not None:
+            self.atlas.close()
 
     def wait(self, asked: float | None) -> float:
         return self.config.wait_default if asked is None else asked
@@ -142,37 +148,37 @@ class Service:
         started = self._since.get(key, time.monotonic())
         return min(self.config.wait_default, max(1.0, budget - (time.monotonic() - started)))
 
-    # -- solutions -----------------------------------------------------------------------------
-
-    async def solve_now(self, entry: GameEntry, number: int) -> StoredResult:
-        limit = self.config.solve_time_limit
-        key = ("solve", entry.code(number))
+    async def in_pool(self, key: Any, fn: Any, *args: Any, hard_timeout: float) -> Any:
+        """Run a job in the pool, noting when work for `key` started (for Retry-After)."""
         self._since[key] = time.monotonic()
         try:
-            outcome = await self.pool.run(work.solve_job, entry.tag, number, limit, hard_timeout=2 * limit + 30)
-            result = checked(entry, _unwrap(outcome))
-            await self.store.put(result)
-            return result
+            return _unwrap(await self.pool.run(fn, *args, hard_timeout=hard_timeout))
         finally:
             self._since.pop(key, None)
 
-    @staticmethod
-    def solution_json(entry: GameEntry, stored: StoredResult, source: str) -> dict[str, Any]:
-        restore = getattr(entry, "restore", None)
-        if restore is not None:  # the game's own result type, as `halfmoon solve` prints it
-            result = restore(stored)
-        else:
-            moves = tuple(entry.parse_line(stored.line)) if stored.line is not None else None
-            result = SolveResult(Verdict(stored.verdict), moves, stored.method or "none", stored.nodes, stored.seconds)
-        data = result.to_json(stored.code) | {"source": source, "solver_version": stored.solver_version}
-        if stored.verdict == "unknown":
-            if stored.error is not None:
-                data["reason"] = f"not decided: {stored.error}"
-            elif stored.time_limit is not None:
-                data["reason"] = f"not decided within the solver's limit of {stored.time_limit:g} s"
-            else:
-                data["reason"] = f"not decided within the solver's limit of {stored.node_limit} nodes"
-        return data
+    # -- solutions -----------------------------------------------------------------------------
+
+    def solve_limits(self) -> halfmoon.Limits:
+        return halfmoon.Limits(seconds=self.config.solve_time_limit)
+
+    async def solve_now(self, code: str) -> dict[str, Any]:
+        limit = self.config.solve_time_limit
+        solved: work.Solved = await self.in_pool(("solve", code), work.solve_job, code, self.solve_limits(),
+                                                 hard_timeout=2 * limit + 30)
+        await self.store.put(solved.stored)
+        return solved.answer
+
+    def atlas_entry(self, code: str) -> halfmoon.AtlasEntry | None:
+        """What the atlas holds for a solitaire deal code (None: no atlas configured)."""
+        if self.atlas is None:
+            return None
+        self.metrics.bump("atlas.lookups")
+        return halfmoon.atlas_lookup(code, self.atlas, strict=False)
+
+    def atlas_answer(self, code: str) -> dict[str, Any]:
+        """The solve answer for a deal the atlas has decided: its verdict, no line, no solving."""
+        self.metrics.bump("solutions.from_atlas")
+        return halfmoon.solve(code, atlas=self.atlas, verdict_only=True).to_json()
 
     # -- stats ---------------------------------------------------------------------------------
 
@@ -183,14 +189,17 @@ class Service:
             "service": {
                 "version": package_version(),
                 "api": API_VERSION,
-                "solver_version": self.hm.solver_version if self.hm else None,
+                "solver_version": self.versions.get("solver_version"),
                 "config": self.config.to_json(),
             },
-            "store": {"path": str(self.db_path), **(await self.store.counts()), "writes": self.store.writes,
+            "store": {"path": str(self.store.path), **(await self.store.counts()), "writes": self.store.writes,
                       "bad_lines_skipped": self.store.bad_lines},
             "requests": self.metrics.snapshot(),
+            "atlas": None if self.atlas is None else {
+                "path": str(self.atlas.path), "games": self.atlas.games(), "lookups": counts["atlas.lookups"]},
             "solutions": {
                 "asked": counts["solutions.asked"],
+                "from_atlas": counts["solutions.from_atlas"],
                 "from_store": counts["solutions.from_store"],
                 "solved": counts["solutions.solved"],
                 "pending": counts["solutions.pending"],
@@ -200,6 +209,8 @@ class Service:
             "hints": {"asked": counts["hints.asked"], "pending": counts["hints.pending"], **self.hints.stats()},
             "endgames": {"asked": counts["endgames.asked"], "pending": counts["endgames.pending"], **self.endgames.stats()},
             "curated": {"asked": counts["curated.asked"], "served_deals": counts["curated.deals"],
+                        "skipped_lines": counts["curated.skipped"],
+                        "rating_version": self.versions.get("rating_version"),
                         **(self.curator.stats() if self.curator else {})},
             "pool": self.pool.stats(),
         }
@@ -219,11 +230,11 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             await service.stop()
 
     app = FastAPI(
-        title="Half Moon deal-code service",
+        title="halfmoon deal-code service",
         version=package_version(),
         summary="Deals from codes, exact verdicts and winning lines, hints, curated deals, endgames.",
         description=(
-            "The same library and results store as the `halfmoon` command line, over HTTP. "
+            "The same facade and results store as the `halfmoon` command line, over HTTP. "
             "Every answer has the shape of the matching `halfmoon … --json` output. Work that "
             "does not finish within a request's `wait` is answered 202 with `retry_after`; it goes "
             "on in the background and the next ask gets its answer. Errors are "
@@ -231,6 +242,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
         responses={413: {"model": ErrorReply}, 422: {"model": ErrorReply}, 500: {"model": ErrorReply}},
+        docs_url=None, redoc_url=None,  # served offline by page.install_page
     )
     app.state.service = service
     install_error_handlers(app)
@@ -240,10 +252,12 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     wait_query = Query(None, gt=0, le=config.wait_max,
                        description=f"Seconds to wait for the answer (default {config.wait_default:g}, "
                                    f"at most {config.wait_max:g}); then 202 and the work goes on.")
+    install_page(app, config.cors_origins)  # the web page at /, /docs and /redoc offline, CORS
+    install_play(app, service, wait_query)  # /v1/replay, /v1/fair-hint, /v1/analyze
     code_path = PathParam(description="A deal code such as HM1-N-AAAAAAB (any case).", examples=["HM1-N-AAAAAAB"])
-    bad = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
-    pending = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
+    bad: dict[int | str, dict[str, Any]] = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
+    busy: dict[int | str, dict[str, Any]] = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
+    pending: dict[int | str, dict[str, Any]] = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     # -- health and stats ----------------------------------------------------------------------
 
@@ -266,28 +280,56 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     @app.get("/v1/deals/{code}", response_model=DealLayout, responses=bad, tags=["deals"])
     async def deal(code: str = code_path) -> JSONResponse:
-        """The layout of a Half Moon deal, as `halfmoon deal CODE --json` prints it."""
-        return JSONResponse(deal_from_code(code).to_json())
+        """The dealt position of a code of any game, as `halfmoon deal CODE --json` prints it.
+
+        With an atlas (`serve --atlas DIR`), a solitaire deal also has "winnability": what the
+        atlas holds (`halfmoon atlas lookup CODE --json`, "source": "atlas"; verdict null when the
+        atlas has not done the deal).
+        """
+        dealt = halfmoon.deal(code)
+        data = dealt.to_json()
+        if service.atlas is not None and dealt.code is not None and dealt.game not in _multiplayer():
+            entry = service.atlas_entry(dealt.code)
+            assert entry is not None
+            data["winnability"] = entry.to_json()
+        return JSONResponse(data)
 
     @app.get("/v1/deals/{code}/solution", response_model=Solution, responses=bad | pending | busy, tags=["deals"])
-    async def solution(code: str = code_path, wait: float | None = wait_query) -> JSONResponse:
-        """Whether the deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`)."""
-        parsed = parse_code(code)
-        entry = get_game(parsed.game)
-        canonical = entry.code(parsed.number)
-        if canonical != str(parsed):
-            raise ApiError(400, f"deal code {parsed}: the {entry.name} solver takes codes like {canonical}")
+    async def solution(code: str = code_path, wait: float | None = wait_query,
+                       verdict_only: bool = Query(False, description="Only the verdict: from the atlas when it has "
+                                                                     "the deal (no solving)."),
+                       ) -> JSONResponse:
+        """Whether a solitaire deal can be won, exactly, and a winning line (`halfmoon solve CODE --json`).
+
+        With an atlas (`serve --atlas DIR`): a deal it has decided is answered from it at once
+        ("source": "atlas") when it is unwinnable or with `verdict_only`; a winnable deal's line is
+        still solved (or read from the store) and replayed.
+        """
+        dealt = halfmoon.deal(code)
+        canonical = dealt.code
+        assert canonical is not None
         service.metrics.bump("solutions.asked")
-        hit = await service.store.lookup(entry, parsed.number, canonical, config.solve_time_limit)
+        entry = service.atlas_entry(canonical) if dealt.game not in _multiplayer() else None
+        decided = entry is not None and entry.verdict in (halfmoon.Verdict.WINNABLE, halfmoon.Verdict.UNWINNABLE)
+        if decided and (verdict_only or entry.verdict is halfmoon.Verdict.UNWINNABLE):  # type: ignore[union-attr]
+            return JSONResponse(service.atlas_answer(canonical))
+        hit = await service.store.from_store(canonical, service.solve_limits())  # a multiplayer code: 400 here
         if hit is not None:
             service.metrics.bump("solutions.from_store")
-            return JSONResponse(service.solution_json(entry, hit, "store"))
+            return JSONResponse(hit.to_json() | {"source": "store"})
         key = ("solve", canonical)
-        task = service.solves.start(key, lambda: service.solve_now(entry, parsed.number))
+        task = service.solves.start(key, lambda: service.solve_now(canonical))
         if await wait_for(task, service.wait(wait)):
-            result = task.result()
+            answer = task.result()
             service.metrics.bump("solutions.solved")
-            return JSONResponse(service.solution_json(entry, result, "solver"))
+            if decided and answer["verdict"] != entry.verdict.value:  # type: ignore[union-attr]
+                if answer["verdict"] != "unknown":
+                    raise halfmoon.SolverBug(f"{canonical}: the atlas ({entry.shard}) says "  # type: ignore[union-attr]
+                                             f"{entry.verdict.value}, the solver {answer['verdict']}")  # type: ignore[union-attr]
+                # The solve ran out of time: the atlas's verdict, without a line.
+                return JSONResponse(service.atlas_answer(canonical) | {
+                    "nodes": answer["nodes"], "seconds": answer["seconds"], "stopped": answer["stopped"]})
+            return JSONResponse(answer | {"source": "solver"})
         service.metrics.bump("solutions.pending")
         return _pending(
             service.retry_after(key, config.solve_time_limit),
@@ -299,46 +341,44 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     @app.post("/v1/hint", response_model=HintReply, responses=bad | pending | busy, tags=["deals"])
     async def hint(request: HintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
-        """Which moves keep the game winnable after the moves played (`halfmoon hint … --json`)."""
+        """Which moves keep the game winnable after the moves played (`halfmoon hint … --json`), any solitaire."""
         if (request.code is None) == (request.layout is None):
             raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
+        rules = _rules(request.rules)
         if request.layout is not None:
-            canonical, start = None, Position.from_json(request.layout)
+            start: Any = request.layout
+            game = request.game or ("HM" if rules is None else None)
         else:
-            parsed = parse_code(request.code, expect_game="HM")
-            canonical, start = str(parsed), Position.from_deal(deal_halfmoon(parsed.number))
-        played = replay_line(start, request.moves)
-        position = played.position
+            start, game = request.code, request.game
+        moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
+        played = halfmoon.replay(start, moves, game=game, rules=rules)
+        if played.game in _multiplayer():
+            raise halfmoon.UnsupportedError(f"{_multiplayer()[played.game].title} is a multiplayer game: `hint` is "
+                                            f"for solitaires; ask `endgame` about its positions")
         service.metrics.bump("hints.asked")
-        key = str(position)
+        worker_game = played.game if rules is None else None
+        key = json.dumps([worker_game, rules, played.position_json], sort_keys=True)
         answer = service.hints.cached(key)
         source = "memory"
         if answer is None:
-            budget = config.hint_time_limit * (1 + len(position.legal_moves()))
-            task = service.hints.start(key, lambda: _hint_now(position, budget))
+            budget = config.hint_time_limit * HINT_POSITIONS
+            limits = halfmoon.Limits(seconds=config.hint_time_limit)
+            task = service.hints.start(key, lambda: service.in_pool(
+                ("hint", key), work.hint_job, played.position_json, worker_game, rules, limits,
+                hard_timeout=2 * budget + 30))
             if not await wait_for(task, service.wait(wait)):
                 service.metrics.bump("hints.pending")
                 return _pending(service.retry_after(("hint", key), budget),
                                 "still solving the position and its moves; the answer is kept: ask again",
-                                code=canonical, played=len(played.moves), verdict="unknown")
+                                code=played.code, played=len(played.moves), verdict="unknown")
             answer, source = task.result(), "solver"
-        return JSONResponse(answer | {"code": canonical, "played": len(played.moves), "source": source})
-
-    async def _hint_now(position: Position, budget: float) -> dict[str, Any]:
-        key = ("hint", str(position))
-        service._since[key] = time.monotonic()
-        try:
-            outcome = await service.pool.run(work.hint_job, position.to_json(), config.hint_time_limit,
-                                             hard_timeout=2 * budget + 30)
-            return _unwrap(outcome)
-        finally:
-            service._since.pop(key, None)
+        return JSONResponse(answer | {"code": played.code, "played": len(played.moves), "source": source})
 
     # -- curated deals -------------------------------------------------------------------------
 
     @app.get("/v1/curated", response_model=CuratedPage, responses=bad | {202: {"model": CuratedPage}}, tags=["deals"])
     async def curated(
-        tier: str | None = Query(None, description=f"One of {', '.join(TIERS)}; any tier when left out."),
+        tier: str | None = Query(None, description=f"One of {', '.join(halfmoon.TIERS)}; any tier when left out."),
         count: int = Query(5, ge=1, le=config.curated_max_count, description="How many deals."),
         after: str | None = Query(None, description="The `next` code of the previous page."),
         wait: float | None = wait_query,
@@ -348,101 +388,85 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         Deals come in the order they were curated (a feed): `after` pages on from a deal, and
         new deals are appended at the end. Each deal is `halfmoon generate --json`'s object.
         """
-        if tier is not None and tier not in TIERS:
-            raise ApiError(400, f"tier {tier!r}: expected one of {', '.join(TIERS)}", type_="InputError")
-        assert service.hm is not None and service.curator is not None
-        entry, curator = service.hm, service.curator
-        after_code = str(parse_code(after, expect_game=entry.tag)) if after is not None else None
+        assert service.curator is not None
+        curator = service.curator
         service.metrics.bump("curated.asked")
         deadline = time.monotonic() + service.wait(wait)
         while True:
-            # A few rows beyond `count`: a stored line that fails to replay is skipped, not served.
-            rows = await service.store.feed(entry.tag, entry.solver_version, curator.rating_version, tier, after_code,
-                                            count + 16)
-            deals, last = await asyncio.to_thread(_replayed, entry, rows, count, after_code)
-            complete = len(deals) >= count
-            if complete:
+            page = await service.store.curated(config.curated_game, tier, after, count, config.rating_params)
+            if page.complete:
                 break
-            curator.want(tier, count - len(deals))
+            curator.want(tier, count - len(page.deals))
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
             await curator.changed(remaining)
-        service.metrics.bump("curated.deals", len(deals))
-        page: dict[str, Any] = {
-            "game": entry.tag, "tier": tier, "count": count, "after": after_code, "deals": deals,
-            "next": last, "complete": complete,
-        }
-        if complete:
-            return JSONResponse(page)
+        service.metrics.bump("curated.deals", len(page.deals))
+        service.metrics.bump("curated.skipped", page.skipped)
+        body = page.to_json()
+        if page.complete:
+            return JSONResponse(body)
         seconds = max(1, min(math.ceil(config.wait_default), 30))
-        page |= {"pending": True, "retry_after": seconds,
-                 "reason": f"{len(deals)} of {count} deals so far; more are being rated: ask again"}
-        return JSONResponse(page, status_code=202, headers={"Retry-After": str(seconds)})
+        body |= {"pending": True, "retry_after": seconds,
+                 "reason": f"{len(page.deals)} of {count} deals so far; more are being rated: ask again"}
+        return JSONResponse(body, status_code=202, headers={"Retry-After": str(seconds)})
 
     # -- endgames ------------------------------------------------------------------------------
 
-    @app.get("/v1/endgames", tags=["endgames"])
+    @app.get("/v1/endgames", response_model=EndgameGames, tags=["endgames"])
     async def endgame_games() -> JSONResponse:
-        """The games `POST /v1/endgames/{game}` answers for (every registered endgame adapter)."""
-        return JSONResponse({"games": [{"name": name, "title": adapter.title} for name, adapter in adapters().items()]})
+        """The games `POST /v1/endgames/{game}` answers for (the catalogue's multiplayer games)."""
+        return JSONResponse({"games": [game.to_json() for game in _multiplayer().values()]})
 
     @app.post("/v1/endgames/{game}", response_model=EndgameReply,
               responses=bad | pending | busy | {404: {"model": ErrorReply}}, tags=["endgames"])
     async def endgame(
-        game: str = PathParam(description="An endgame game, e.g. shithead (GET /v1/endgames lists them)."),
+        game: str = PathParam(description="A multiplayer game, e.g. shithead (GET /v1/endgames lists them)."),
         request: EndgameRequest = Body(...),
         wait: float | None = wait_query,
     ) -> JSONResponse:
         """The exact endgame answer for a position (`halfmoon endgame GAME --json`)."""
-        try:
-            adapter = get_adapter(game)
-        except UnknownGameError as error:
-            raise ApiError(404, str(error), "not_found", type(error).__name__) from None
+        info = _endgame_game(game)
         if (request.position is None) == (request.code is None):
             raise ApiError(422, "give a position or a code (one of them)", "bad_request", "UsageError")
         if request.position is not None:
             if request.moves.strip():
-                raise ApiError(422, "moves go with a code (a position is already the position)", "bad_request", "UsageError")
-            position = adapter.position_from_json(request.position)
+                raise ApiError(422, "moves go with a code (a position is already the position)", "bad_request",
+                               "UsageError")
+            start: Any = request.position
         else:
-            position = adapter.position_from_code(request.code, request.moves)
-        limits = {
-            "max_seconds": _capped("max_seconds", request.max_seconds, config.endgame_max_seconds),
-            "max_positions": _capped("max_positions", request.max_positions, config.endgame_max_positions),
-            "max_memory_bytes": config.endgame_memory_mb * 1024 * 1024,
-        }
-        canonical = adapter.position_to_json(position)
+            start = request.code
+            if halfmoon.parse_code(start).game != info.tag:
+                raise halfmoon.InputError(f"deal code {request.code}: not a {info.title} code (expected {info.tag}1-…)")
+        shown = halfmoon.endgame_position(start, game=info.name, moves=request.moves)  # reads and plays: no solving
+        position = shown.report["position"]
+        limits = halfmoon.Limits(
+            seconds=_capped("max_seconds", request.max_seconds, config.endgame_max_seconds),
+            nodes=_capped("max_positions", request.max_positions, config.endgame_max_positions),
+            memory_bytes=config.endgame_memory_mb * 1024 * 1024,
+        )
         service.metrics.bump("endgames.asked")
-        key = (adapter.name, json.dumps(canonical, sort_keys=True), request.until, request.seed, request.method,
-               tuple(sorted(limits.items())))
+        key = json.dumps([info.name, position, request.until, request.seed, request.method, limits.to_json()],
+                         sort_keys=True)
         answer = service.endgames.cached(key)
         source = "memory"
         if answer is None:
-            budget = float(limits["max_seconds"])
-            task = service.endgames.start(key, lambda: _endgame_now(key, adapter.name, canonical, request, limits))
+            budget = float(limits.seconds or config.endgame_max_seconds)
+            task = service.endgames.start(key, lambda: service.in_pool(
+                key, work.endgame_job, info.name, position, request.until, request.seed, limits, request.method,
+                hard_timeout=2 * budget + 60))
             if not await wait_for(task, service.wait(wait)):
                 service.metrics.bump("endgames.pending")
                 return _pending(service.retry_after(key, budget),
-                                "still solving; the answer is kept: ask again", game=adapter.name)
+                                "still solving; the answer is kept: ask again", game=info.name)
             answer, source = task.result(), "solver"
         return JSONResponse(answer | {"source": source})
 
-    def _capped(name: str, asked: float | int | None, most: float | int) -> float | int:
+    def _capped(name: str, asked: float | int | None, most: float | int) -> Any:
         if asked is None:
             return most
         if asked > most:
             raise ApiError(400, f"{name} {asked}: this server allows at most {most}", type_="LimitError")
         return asked
-
-    async def _endgame_now(key: Any, game: str, position: dict[str, Any], request: EndgameRequest,
-                           limits: dict[str, Any]) -> dict[str, Any]:
-        service._since[key] = time.monotonic()
-        try:
-            outcome = await service.pool.run(work.endgame_job, game, position, request.until, request.seed, limits,
-                                             request.method, hard_timeout=2 * limits["max_seconds"] + 60)
-            return _unwrap(outcome)
-        finally:
-            service._since.pop(key, None)
 
     return app

@@ -7,13 +7,20 @@ run, body sizes, queue depth) is visible in one place, validated once, and repor
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from halfmoon.solver.core.batch import default_workers
-from halfmoon.solver.errors import InputError
-from halfmoon.solver.rating import DEFAULT_PARAMS, RatingParams
+from halfmoon import InputError, RatingParams
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -25,7 +32,7 @@ class ServiceConfig:
     per position of a hint, `endgame_max_seconds`), and the answer is kept for the next ask.
     """
 
-    db_path: Path | None = None  # None: $HALFMOON_DB or the user cache (solver.store.default_db_path)
+    db_path: Path | None = None  # None: $HALFMOON_DB or the user cache (what halfmoon.open_store() opens)
     workers: int = field(default_factory=default_workers)  # solver processes
     wait_default: float = 10.0
     wait_max: float = 30.0
@@ -40,13 +47,23 @@ class ServiceConfig:
     curated_max_count: int = 20
     curate_seed: int = 0
     curate_scan: int = 400  # deals one on-demand generation may rate before it stops
-    rating_params: RatingParams = DEFAULT_PARAMS
+    curated_game: str = "HM"  # the solitaire /v1/curated draws from
+    rating_params: RatingParams = field(default_factory=RatingParams)
     hint_cache: int = 1024
     endgame_cache: int = 256
+    atlas_path: Path | None = None  # a winnability atlas: decided deals answered from it (docs/atlas.md)
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API from a browser; none by default
 
     def __post_init__(self) -> None:
         if self.db_path is not None:
             object.__setattr__(self, "db_path", Path(self.db_path).expanduser())
+        if self.atlas_path is not None:
+            object.__setattr__(self, "atlas_path", Path(self.atlas_path).expanduser())
+        object.__setattr__(self, "cors_origins", tuple(self.cors_origins))
+        for origin in self.cors_origins:
+            if origin != "*" and not (origin.startswith(("http://", "https://")) and origin.count("/") == 2):
+                raise InputError(f"service setting cors_origins: {origin!r} is not an origin "
+                                 f"(expected scheme://host[:port], e.g. https://app.example, or *)")
         positive = {
             "workers": self.workers,
             "wait_default": self.wait_default,
@@ -81,4 +98,6 @@ class ServiceConfig:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["db_path"] = None if self.db_path is None else str(self.db_path)
+        data["atlas_path"] = None if self.atlas_path is None else str(self.atlas_path)
+        data["cors_origins"] = list(self.cors_origins)
         return data

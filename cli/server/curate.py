@@ -1,11 +1,12 @@
 """On-demand curation: rate more deals when the store holds too few of a tier.
 
 One background task scans the same reproducible deal sequence as ``halfmoon generate``
-(`solver.survey.sample_numbers` from a seed), skips deals the store already settled, rates the
-rest in the solver pool (`solver.survey.rate_deal`: node-bounded, so reproducible) and appends
-each winnable rated deal to the store's feed. Requests say how many deals of which tier they
-miss (`want`); the task stops when no request misses any, or when it has rated `scan_budget`
-deals since the last request, so an unlucky tier never keeps the pool busy forever.
+(`halfmoon.sample_numbers` from a seed), skips deals the store already settled
+(`halfmoon.curation_state`), rates the rest in the solver pool (`halfmoon.rate`: node-bounded,
+so reproducible) and appends each winnable rated deal to the store's feed. Requests say how many
+deals of which tier they miss (`want`); the task stops when no request misses any, or when it
+has rated `scan_budget` deals since the last request, so an unlucky tier never keeps the pool
+busy forever.
 
 It never takes every worker: at most ``workers - 1`` ratings run at once (one with one worker),
 so a solve asked meanwhile finds a free process.
@@ -14,21 +15,10 @@ so a solve asked meanwhile finds a free process.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
 import logging
 from typing import Any, Iterator
 
-from halfmoon.solver.rating import Rating, RatingParams
-from halfmoon.solver.registry import GameEntry
-from halfmoon.solver.store import StoredRating, StoredResult
-from halfmoon.solver.survey import (
-    Curated,
-    RatedDeal,
-    line_wins,
-    rating_key,
-    sample_numbers,
-)
+import halfmoon
 
 from . import work
 from .metrics import Metrics
@@ -38,37 +28,16 @@ from .storage import StoreGateway
 log = logging.getLogger("halfmoon.server")
 
 
-def checked(entry: GameEntry, result: StoredResult) -> StoredResult:
-    """A reported win whose line does not replay is a solver bug: keep it as `unknown`, with why."""
-    if result.verdict == "winnable" and not line_wins(entry, result.number, result.line):
-        log.error("solver bug: the winning line for %s does not replay through the rules", result.code)
-        return dataclasses.replace(
-            result, verdict="unknown", line=None, error="the solver's winning line does not replay through the rules"
-        )
-    return result
-
-
-def curated_json(entry: GameEntry, rated: StoredRating) -> dict[str, Any] | None:
-    """The ``generate --json`` object of a stored rating, or None when its line does not replay."""
-    detail = json.loads(rated.detail)
-    line = detail.pop("line", None)
-    if not line_wins(entry, rated.number, line):
-        log.error("store: the rated line of %s does not replay through the rules; not served", rated.code)
-        return None
-    return Curated(rated.code, rated.number, Rating.from_json(detail), line).to_json()
-
-
 class Curator:
     """The background generation task and what it was asked for (see the module docstring)."""
 
-    def __init__(self, entry: GameEntry, pool: SolverPool, store: StoreGateway, metrics: Metrics,
-                 params: RatingParams, seed: int, scan_budget: int) -> None:
-        self.entry = entry
+    def __init__(self, game: str, pool: SolverPool, store: StoreGateway, metrics: Metrics,
+                 params: halfmoon.RatingParams, seed: int, scan_budget: int) -> None:
+        self.game = game
         self.pool = pool
         self.store = store
         self.metrics = metrics
         self.params = params
-        self.rating_version = rating_key(params)
         self.seed = seed
         self.scan_budget = scan_budget
         self.concurrency = max(1, pool.workers - 1)
@@ -78,7 +47,7 @@ class Curator:
         self.rated = 0  # deals rated in the pool
         self.curated = 0  # winnable deals added to the feed
         self.failed = 0
-        self._numbers: Iterator[int] = sample_numbers(seed)
+        self._numbers: Iterator[int] = halfmoon.sample_numbers(seed)
         self._task: asyncio.Task[None] | None = None
         self._tick = asyncio.Event()
 
@@ -125,14 +94,13 @@ class Curator:
                     break
                 number = next(self._numbers)
                 self.scanned += 1
-                code = self.entry.code(number)
-                state = await self.store.curation_state(code, self.entry.solver_version, self.rating_version,
-                                                        self.params.solve_nodes)
+                code = halfmoon.code(number, self.game)
+                state = await self.store.curation_state(code, self.params)
                 if state is not None:
                     slots.release()
                     continue
                 self.budget -= 1
-                job = asyncio.create_task(self._rate(number))
+                job = asyncio.create_task(self._rate(code))
                 jobs.add(job)
                 job.add_done_callback(finished)
             if jobs:
@@ -143,30 +111,30 @@ class Curator:
             self.goals = {tier: missing for tier, missing in self.goals.items() if missing > 0} if self.budget > 0 else {}
             self._signal()
 
-    async def _rate(self, number: int) -> None:
+    async def _rate(self, code: str) -> None:
         while True:
             try:
-                outcome = await self.pool.run(work.rate_job, self.entry.tag, number, self.params)
+                outcome = await self.pool.run(work.rate_job, code, self.params)
                 break
             except PoolBusy as busy:
                 await asyncio.sleep(busy.retry_after)
             except WorkerLost as lost:
                 self.failed += 1
-                log.warning("curation: deal %d not rated: %s", number, lost)
+                log.warning("curation: %s not rated: %s", code, lost)
                 return
         if isinstance(outcome, work.Failed):
             self.failed += 1
-            log.error("curation: rating deal %d failed: %s: %s\n%s", number, outcome.type, outcome.message, outcome.trace)
+            log.error("curation: rating %s failed: %s: %s\n%s", code, outcome.type, outcome.message, outcome.trace)
             return
-        rated: RatedDeal = outcome
-        result = checked(self.entry, rated.result)
-        rating = rated.rating if result.verdict == "winnable" else None
-        await self.store.put_rated(result, rating)
+        rated = outcome  # a RatedDeal: a win whose line does not replay is already kept as unknown
+        if rated.result.error is not None:
+            log.error("solver bug: %s: %s", code, rated.result.error)
+        await self.store.put_rated(rated.result, rated.rating)
         self.rated += 1
         self.metrics.bump("curated.rated")
-        if rating is not None:
+        if rated.rating is not None:
             self.curated += 1
-            for key in (rating.tier, None):
+            for key in (rated.rating.tier, None):
                 if key in self.goals:
                     self.goals[key] -= 1
             self._signal()
@@ -180,7 +148,6 @@ class Curator:
             "added": self.curated,
             "failed": self.failed,
             "seed": self.seed,
-            "rating_version": self.rating_version,
             "concurrency": self.concurrency,
         }
 

@@ -1,7 +1,7 @@
 """Request bodies and the documented answer shapes (they feed the OpenAPI schema at /docs).
 
-Answers are built by the same `to_json` functions the CLI prints (`SolveResult`, `HintResult`,
-`HalfMoonDeal`, `Curated`, `solver.core.endgame.answer`), so the models here only *describe*
+Answers are built by the facade's own `to_json` functions, the ones the CLI prints (`Deal`,
+`SolveResult`, `HintResult`, `CuratedPage`, `EndgameResult`), so the models here only *describe*
 them: routes return those dictionaries as they are, never re-serialised through a model that
 could drop or rename a field.
 """
@@ -28,26 +28,31 @@ class ErrorReply(BaseModel):
 
 
 class DealLayout(BaseModel):
-    """`halfmoon deal CODE --json`."""
+    """`halfmoon deal CODE --json`: the code, the game, the deal number and the position's own JSON."""
+
+    model_config = ConfigDict(extra="allow")
 
     code: str = Field(examples=["HM1-N-AAAAAAB"])
+    game: str = Field(description="The game's catalogue name, e.g. halfmoon, elevens, shithead.")
     number: int
-    piles: list[list[str]] = Field(description="12 piles, each bottom → top; cards like 'TD'.")
-    reserve: list[str] = Field(description="Reserve slots R1 … R8.")
 
 
 class Solution(BaseModel):
-    """`halfmoon solve CODE --json`, plus where the answer came from."""
+    """`halfmoon solve CODE --json` (the same shape for every solitaire), plus where the answer came from."""
 
     code: str
+    game: str
     verdict: Verdict
-    moves: list[str] | None = Field(None, description="The winning line (winnable only), replayed before it is sent.")
-    method: str = Field(description="search, cpsat, or none (undecided).")
+    moves: list[str] | None = Field(description="The winning line (winnable only), replayed before it is sent.")
+    cards: list[str] | None = Field(description="The cards each move of the line takes, e.g. '5S+6D'.")
+    method: str = Field(description="What decided: search, cpsat, or none (undecided).")
     nodes: int
     seconds: float = Field(description="Solver time of the run that decided it (also when served from the store).")
-    source: Literal["store", "solver"]
+    stopped: str | None = Field(description="The limit that ended an unknown verdict (time, nodes, memory).")
+    cached: bool = Field(description="True when the answer was not solved now (results store or atlas).")
     solver_version: str
-    reason: str | None = Field(None, description="Why the verdict is unknown (unknown only).")
+    source: Literal["store", "solver", "atlas"] = Field(
+        description="store: the results store; solver: solved now; atlas: the winnability atlas (a verdict, no line).")
 
 
 class Pending(BaseModel):
@@ -61,17 +66,21 @@ class Pending(BaseModel):
 
 
 class HintRequest(BaseModel):
-    """A deal code (or a layout in the `deal --json` shape) and the moves played so far."""
+    """A deal code (any solitaire), or a layout in the `deal --json` shape, and the moves played so far."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"code": "HM1-N-AAAAAAB", "moves": "4+10, 1+3"}]})
 
-    code: str | None = Field(None, description="A Half Moon deal code.")
-    layout: dict[str, Any] | None = Field(None, description="Instead of a code: {piles, reserve} as `deal --json` prints.")
+    code: str | None = Field(None, description="A solitaire deal code (HM, EL, SE, TN).")
+    layout: dict[str, Any] | None = Field(None, description="Instead of a code: a position as `deal --json` prints it.")
+    game: str | None = Field(None, description="With a layout: the game's tag or name (default HM).")
+    rules: str | dict[str, Any] | None = Field(
+        None, description="With a layout: a rule preset's name or tag (`halfmoon rules list`), or a rule set as JSON.")
     moves: str | list[str] = Field("", description="Moves played, like '1+8, 8+5+3' or ['1+8', '8+5+3'].")
 
 
 class MoveVerdict(BaseModel):
     move: str
+    cards: str
     verdict: Verdict
 
 
@@ -79,12 +88,13 @@ class HintReply(BaseModel):
     """`halfmoon hint CODE --moves … --json`."""
 
     code: str | None
+    game: str
+    played: int
     verdict: Verdict
     best: str | None
     line: list[str] | None
     moves: list[MoveVerdict]
     seconds: float
-    played: int
     source: Literal["memory", "solver"]
 
 
@@ -97,11 +107,11 @@ class CuratedDeal(BaseModel):
     number: int
     tier: Literal["easy", "medium", "hard", "expert"]
     score: float
-    line: str
+    line: list[str] = Field(description="The winning line, replayed before it is sent.")
 
 
 class CuratedPage(BaseModel):
-    game: str
+    game: str = Field(description="The game's catalogue name (halfmoon).")
     tier: str | None
     count: int
     after: str | None
@@ -140,6 +150,20 @@ class EndgameReply(BaseModel):
     notes: list[str]
     questions: list[dict[str, Any]]
     played: list[str]
+
+
+class EndgameGame(BaseModel):
+    """A multiplayer game of the catalogue (`halfmoon games --json`'s object)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    tag: str
+    name: str
+    title: str
+
+
+class EndgameGames(BaseModel):
+    games: list[EndgameGame]
 
 
 class Health(BaseModel):

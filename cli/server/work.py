@@ -1,12 +1,14 @@
 """What the solver processes run: plain top-level functions with picklable arguments and results.
 
+Each job calls the facade (`import halfmoon`) and hands back plain values: a `to_json()` dict,
+or the store's records (`StoredResult`, a `RatedDeal`) for the parent's one writer to store.
 Every function returns a `Done` (the value) or a `Failed` (an input error or a bug, as text):
 exceptions never cross the process boundary, because an exception class whose constructor
 takes other arguments than its message cannot be unpickled by the parent, and that would
 break the whole pool instead of failing one request.
 
 The parent validates every input before it sends work here, so a `Failed` of kind ``input``
-only happens when a game's rules disagree between the two checks; it is still answered 400.
+only happens when the two checks disagree; it is still answered 400.
 """
 
 from __future__ import annotations
@@ -17,15 +19,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
-#: Modules the fork server imports once, so every worker starts with the solvers loaded.
-PRELOAD = (
-    "halfmoon.solver.games.halfmoon.portfolio",
-    "halfmoon.solver.registry",
-    "halfmoon.solver.survey",
-    "halfmoon.solver.core.endgame",
-    "halfmoon.solver.core.exact",
-    "halfmoon.cli.server.work",
-)
+#: Modules the fork server imports once, so every worker starts with the games loaded.
+PRELOAD = ("halfmoon.cli.server.preload",)
 
 
 @dataclass(frozen=True)
@@ -43,28 +38,36 @@ class Failed:
     trace: str = ""
 
 
+@dataclass(frozen=True)
+class Solved:
+    """A deal solved on a worker: the answer as `solve --json` prints it, and the store's row for it."""
+
+    answer: dict[str, Any]
+    stored: Any  # halfmoon.StoredResult
+
+
 def _guarded(fn: Callable[[], Any]) -> Done | Failed:
     try:
         return Done(fn())
     except ValueError as error:
         return Failed("input", type(error).__name__, str(error))
+    except RecursionError:  # input nested beyond reason: bad input, not a bug
+        return Failed("input", "InputError", "input nested too deeply")
     except Exception as error:  # a bug: the parent logs the trace and answers 500
         return Failed("internal", type(error).__name__, str(error), traceback.format_exc())
 
 
 def warm_up(hold: float = 0.0) -> Done | Failed:
-    """Load the solvers and the endgame games; hold the worker `hold` seconds.
+    """Load every game; hold the worker `hold` seconds; the worker's pid.
 
     Holding makes the pool hand one warm-up job to each worker, so every process exists (and is
-    warm) before the first request; it returns the worker's pid so the service can list them.
+    warm) before the first request; the pid lets the service list its workers.
     """
 
     def run() -> int:
-        from halfmoon.solver.core.endgame import adapters
-        from halfmoon.solver.registry import get_game
+        from . import preload
 
-        get_game("HM")
-        adapters()
+        preload.load_games()
         if hold > 0:
             time.sleep(hold)
         return os.getpid()
@@ -72,60 +75,48 @@ def warm_up(hold: float = 0.0) -> Done | Failed:
     return _guarded(run)
 
 
-def solve_job(tag: str, number: int, time_limit: float) -> Done | Failed:
-    """Solve one deal of a registered solitaire; the value is a `solver.store.StoredResult`."""
+def solve_job(code: str, limits: Any) -> Done | Failed:
+    """`halfmoon.solve(code)` within `limits` (a `halfmoon.Limits`): a `Solved`."""
 
-    def run() -> Any:
-        from halfmoon.solver.survey import solve_deal
+    def run() -> Solved:
+        import halfmoon
 
-        return solve_deal(tag, number, time_limit, None, None)
+        result = halfmoon.solve(code, limits=limits)
+        parsed = halfmoon.parse_code(code)
+        return Solved(result.to_json(), result.to_stored(parsed.game, parsed.number))
 
     return _guarded(run)
 
 
-def hint_job(layout: dict[str, Any], time_limit: float) -> Done | Failed:
-    """`hint` on a Half Moon position given in the layout JSON shape; the value is its JSON."""
+def hint_job(position: dict[str, Any], game: str | None, rules: Any, limits: Any) -> Done | Failed:
+    """`halfmoon.hint` on a solitaire position (its JSON, of `game` or of the rule set `rules`): its JSON."""
 
     def run() -> dict[str, Any]:
-        from halfmoon.solver.games.halfmoon.portfolio import hint
-        from halfmoon.solver.games.halfmoon.rules import Position
+        import halfmoon
 
-        return hint(Position.from_json(layout), time_limit).to_json(None)
+        return halfmoon.hint(position, game=game, rules=rules, limits=limits).to_json()
 
     return _guarded(run)
 
 
-def endgame_job(
-    game: str, position: dict[str, Any], until: str | None, seed: int, limits: dict[str, Any], method: str
-) -> Done | Failed:
-    """The `halfmoon endgame GAME --json` report for a position (played on to the endgame if asked)."""
+def endgame_job(game: str, position: dict[str, Any], until: str | None, seed: int, limits: Any,
+                method: str) -> Done | Failed:
+    """`halfmoon.endgame` on a multiplayer position (its JSON), played on to the endgame if asked: its JSON."""
 
     def run() -> dict[str, Any]:
-        from halfmoon.solver.core.endgame import answer, get_adapter
-        from halfmoon.solver.core.exact import Limits
+        import halfmoon
 
-        adapter = get_adapter(game)
-        current = adapter.position_from_json(position)
-        played: list[str] = []
-        if until == "endgame":
-            start = current
-            current, moves = adapter.until_endgame(current, seed)
-            for move in moves:
-                played.append(adapter.format_move(start, move))
-                start = adapter.game.apply(start, move)
-        report = answer(adapter, current, Limits(**limits), method)
-        report["played"] = played
-        return report
+        return halfmoon.endgame(position, game=game, until=until, seed=seed, limits=limits, method=method).to_json()
 
     return _guarded(run)
 
 
-def rate_job(tag: str, number: int, params: Any) -> Done | Failed:
-    """Solve within the rating's node budget and rate if winnable (`solver.survey.RatedDeal`)."""
+def rate_job(code: str, params: Any) -> Done | Failed:
+    """`halfmoon.rate`: solve within the rating's node budget and rate if winnable (a `RatedDeal`)."""
 
     def run() -> Any:
-        from halfmoon.solver.survey import rate_deal
+        import halfmoon
 
-        return rate_deal(tag, number, params)
+        return halfmoon.rate(code, params=params)
 
     return _guarded(run)

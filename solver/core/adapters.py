@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Hashable, Iterator, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
+from ..errors import UnsupportedError
 from .game import Game, Question
 from .verdicts import Limits, SearchResult
 
@@ -37,7 +38,7 @@ class Solitaire(Generic[P, M]):
     code: Callable[[int], str]
     position_from_json: Callable[[Any], P]
     position_to_json: Callable[[P], dict[str, Any]]
-    describe: Callable[[P, bool], str]  # the position drawn as text (True: suits as symbols)
+    describe: Callable[[P, bool, bool], str]  # the position drawn as text (suits as symbols; every card)
     solve: Callable[[P, str, Limits, int], SearchResult[M]]  # (position, method, limits, seed)
     parse_line: Callable[[str], tuple[M, ...]]
     replay: Callable[[P, str | Sequence[M]], tuple[P, tuple[M, ...]]]  # raises LineError
@@ -51,6 +52,21 @@ class Solitaire(Generic[P, M]):
     greedy_score: Callable[[P, M], int] | None = None  # a player's rule of thumb, for the rating
     tiers: tuple[str, ...] = ("easy", "medium", "hard", "expert")  # the rating tiers its deals can reach
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the rule set of a rule-file game
+    # Fair hints (what a player cannot see; None: the game has no such model). `conceal` splits a
+    # position into what a player sees (a hashable view) and the hidden cards, slot by slot in a
+    # fixed order; `reveal` puts cards back into those slots in that order. A player who knows the
+    # deck knows the hidden cards as a multiset, never their order.
+    conceal: Callable[[P], tuple[Hashable, tuple[Any, ...]]] | None = None
+    reveal: Callable[[P, Sequence[Any]], P] | None = None
+
+    def rearranged(self, position: P, rng: Any) -> P:
+        """`position` with its hidden cards dealt again among their places, shuffled by `rng` (a
+        `SplitMix64`): everything a player sees stays as it is (`conceal`'s view, the cards removed)."""
+        if self.conceal is None or self.reveal is None:
+            raise UnsupportedError(f"{self.title}: no model of what a player cannot see")
+        cards = list(self.conceal(position)[1])
+        rng.shuffle(cards)
+        return self.reveal(position, cards)
 
     def format_line(self, moves: Sequence[M]) -> str:
         return " ".join(map(str, moves))

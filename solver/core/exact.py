@@ -30,7 +30,7 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Hashable, Sequence
+from typing import Any, Callable, Generic, Hashable, Sequence, TypeAlias
 
 import numpy as np
 
@@ -256,9 +256,9 @@ class Graph:
 
     index: dict[Hashable, int]
     seat: bytearray
-    term: array
-    succ_start: array
-    succ: array
+    term: array[int]
+    succ_start: array[int]
+    succ: array[int]
     terminals: list[Terminal]
     key_bytes: int
     nodes: int
@@ -334,8 +334,11 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget, partial: bool = Fals
     return Graph(index, seat, term, succ_start, succ, terminals, key_bytes, len(succ), expanded, reason)
 
 
-def _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, key_of, legal, apply,
-             terminal, to_move, successors, budget) -> None:
+def _explore(frontier: deque[Any], index: dict[Hashable, int], seat: bytearray, term: array[int],
+             succ_start: array[int], succ: array[int], terminals: list[Terminal], terminal_index: dict[Terminal, int],
+             key_of: Callable[[Any], Hashable], legal: Callable[[Any], Sequence[Any]],
+             apply: Callable[[Any, Any], Any], terminal: Callable[[Any], Terminal | None], to_move: Callable[[Any], int],
+             successors: Callable[[Any], Sequence[tuple[Any, Any]]] | None, budget: _Budget) -> None:
     """The hot loop of `build_graph` (locals only)."""
     check = budget.check
     while frontier:
@@ -365,8 +368,11 @@ def _explore(frontier, index, seat, term, succ_start, succ, terminals, terminal_
         succ_start.append(len(succ))
 
 
-def _explore_kernel(frontier, index, seat, term, succ_start, succ, terminals, terminal_index, kernel_successors,
-                    kernel_terminal, kernel_to_move, budget) -> None:
+def _explore_kernel(frontier: deque[Any], index: dict[Hashable, int], seat: bytearray, term: array[int],
+                    succ_start: array[int], succ: array[int], terminals: list[Terminal],
+                    terminal_index: dict[Terminal, int], kernel_successors: Callable[[Any], Sequence[Any]],
+                    kernel_terminal: Callable[[Any], Terminal | None], kernel_to_move: Callable[[Any], int],
+                    budget: _Budget) -> None:
     """`_explore` over a game's packed kernel: positions are their own keys."""
     check = budget.check
     append = succ.append
@@ -395,7 +401,7 @@ def _explore_kernel(frontier, index, seat, term, succ_start, succ, terminals, te
         succ_start.append(len(succ))
 
 
-def _predecessors(graph: Graph) -> tuple[array, array]:
+def _predecessors(graph: Graph) -> tuple[array[int], array[int]]:
     """Reverse CSR: for each position the list of positions with an edge into it (numpy sort)."""
     n = graph.size
     succ = np.frombuffer(graph.succ, dtype=np.int32) if len(graph.succ) else np.zeros(0, dtype=np.int32)
@@ -409,7 +415,8 @@ def _predecessors(graph: Graph) -> tuple[array, array]:
 
 
 def _attractor(
-    graph: Graph, side: bytearray, pred_start: array, pred: array, goal: list[int], attracting_side: int, dist: array
+    graph: Graph, side: bytearray, pred_start: array[int], pred: array[int], goal: list[int], attracting_side: int,
+    dist: array[int]
 ) -> bytearray:
     """Positions from which `attracting_side` (1 = max, 0 = min) can force reaching `goal`.
 
@@ -423,7 +430,7 @@ def _attractor(
     inside = bytearray(n)
     counter = array("i", np.diff(np.frombuffer(succ_start, dtype=np.int64)).astype(np.int32).tobytes())
     local = array("i", bytes(4 * n))
-    queue = deque()
+    queue: deque[int] = deque()
     for g in goal:
         inside[g] = 1
         queue.append(g)
@@ -447,16 +454,20 @@ def _attractor(
     return _merge_dist(inside, local, dist)
 
 
-def _merge_dist(inside: bytearray, local: array, dist: array) -> bytearray:
+def _merge_dist(inside: bytearray, local: array[int], dist: array[int]) -> bytearray:
     for i in range(len(inside)):
         if inside[i] and dist[i] < 0:
             dist[i] = local[i]
     return inside
 
 
+_Values: TypeAlias = "tuple[list[int], array[int], array[int]]"  # what retrograde_values returns
+
+
 def retrograde_values(
-    graph: Graph, question: Question, preds: tuple[array, array] | None = None, frontier_value: int | None = None
-) -> tuple[list[int], array, array]:
+    graph: Graph, question: Question, preds: tuple[array[int], array[int]] | None = None,
+    frontier_value: int | None = None
+) -> tuple[list[int], array[int], array[int]]:
     """Value of every position (as an index into the returned sorted value list) and its
     distance-to-resolution, by one attractor pass per threshold of the value range.
 
@@ -558,7 +569,7 @@ def _retrograde(
                                       nbytes / n))
             continue
 
-        def bounds(position: P, low=low, high=high) -> tuple[int, int, int, int]:
+        def bounds(position: P, low: _Values = low, high: _Values = high) -> tuple[int, int, int, int]:
             i = index.get(game.key(position))
             if i is None:
                 return -BOUND, BOUND, -1, -1
@@ -577,7 +588,7 @@ def _retrograde(
             for move in game.legal_moves(root):
                 moves.append(MoveValue(move, value_of(game.apply(root, move))[0]))
         seconds = build_seconds + budget.elapsed() - started
-        info = dict(extra_info)
+        info: dict[str, Any] = dict(extra_info)
         if root_lo != root_hi:
             info["bounds"] = {"at_least": None if root_lo <= floor else root_lo,
                               "at_most": None if root_hi >= ceiling else root_hi}
@@ -590,11 +601,12 @@ def _retrograde(
     return solutions
 
 
-def _principal_line(game, root, question, value_of, max_line):
+def _principal_line(game: Game[P, M], root: P, question: Question, value_of: Callable[[P], tuple[int | None, int]],
+                    max_line: int) -> tuple[list[M], str, P]:
     """Both sides keep the value; the side that is winning relative to the draw hurries (least
     distance), the other delays. Ends at a terminal, at a repeated position (infinite play, only
     possible when the value is the draw value) or at `max_line` moves."""
-    line = []
+    line: list[M] = []
     position = root
     seen = {game.key(root)}
     maximizers = question.maximizers
@@ -613,7 +625,8 @@ def _principal_line(game, root, question, value_of, max_line):
             if value == draw:  # no progress measure: take a terminal when one keeps the value
                 score = 0 if child_dist == 0 else 1
             else:  # the side for whom the value beats the draw hurries; the other side delays
-                score = child_dist if (value > draw) == is_max else -child_dist
+                # value is a solved position's (never None) all along the principal line
+                score = child_dist if (value > draw) == is_max else -child_dist  # type: ignore[operator]
             if best is None or score < best[0]:
                 best = (score, move, child)
         if best is None:  # cannot happen for a consistent game; keep the line honest

@@ -127,8 +127,15 @@ class Question(Protocol):
     still prove an extreme value (a forced win) from the explored part alone.
     """
 
-    maximizers: frozenset[int]
-    draw_value: int
+    @property
+    def maximizers(self) -> frozenset[int]:
+        """The seats on the maximizing side."""
+        ...
+
+    @property
+    def draw_value(self) -> int:
+        """The value of infinite play."""
+        ...
 
     def value(self, terminal: Terminal) -> int:
         """The terminal result as an integer for the maximizing side."""
@@ -184,7 +191,8 @@ class ScoreDifference:
         scores = terminal.scores
         if scores is None or len(scores) != 2:
             raise ValueError("score difference needs an outcome with two players' scores")
-        mine, theirs = scores[self.seat], scores[1 - self.seat]
+        mine: int = scores[self.seat]
+        theirs: int = scores[1 - self.seat]
         return theirs - mine if terminal.low_wins else mine - theirs
 
 
@@ -204,7 +212,7 @@ class GuaranteedScore:
     def value(self, terminal: Terminal) -> int:
         if terminal.scores is None:
             raise ValueError("guaranteed score needs an outcome with scores")
-        score = terminal.scores[self.seat]
+        score: int = terminal.scores[self.seat]
         return -score if terminal.low_wins else score
 
 

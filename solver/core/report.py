@@ -28,6 +28,20 @@ def play_to_endgame(adapter: EndgameAdapter, position: Any, seed: int) -> tuple[
     return reached, played
 
 
+def position_report(adapter: EndgameAdapter, position: Any) -> dict[str, Any]:
+    """The part of a report that describes the position: game, players, who moves, whether play is over."""
+    game = adapter.game
+    terminal = game.terminal(position)
+    return {
+        "game": adapter.name,
+        "players": game.players(position),
+        "to_move": None if terminal is not None else game.to_move(position),
+        "terminal": _terminal_json(terminal),
+        "position": adapter.position_to_json(position),
+        "notes": list(adapter.notes(position)),
+    }
+
+
 def answer(
     adapter: EndgameAdapter,
     position: Any,
@@ -43,16 +57,7 @@ def answer(
     game = adapter.game
     asks = adapter.asks(position)
     solutions = solve_all(game, position, [a.question for a in asks], limits, method, max_line)
-    terminal = game.terminal(position)
-    report: dict[str, Any] = {
-        "game": adapter.name,
-        "players": game.players(position),
-        "to_move": None if terminal is not None else game.to_move(position),
-        "terminal": _terminal_json(terminal),
-        "position": adapter.position_to_json(position),
-        "notes": list(adapter.notes(position)),
-        "questions": [],
-    }
+    report = position_report(adapter, position) | {"questions": []}
     for ask, sol in zip(asks, solutions):
         entry: dict[str, Any] = {
             "id": ask.id,

@@ -121,7 +121,7 @@ class Oracle(Protocol[M]):
 class _Unwind(Exception):
     """Carries an oracle's answer for an ancestor frame up the recursion to that frame."""
 
-    def __init__(self, depth: int, continuation: Sequence | None) -> None:
+    def __init__(self, depth: int, continuation: Sequence[Any] | None) -> None:
         self.depth = depth
         self.continuation = continuation
 
@@ -168,7 +168,7 @@ def solve_solitaire(
     for _ in range(max(0, first_run - unsalted_runs)):
         rng.next()
     path: list[M] = []
-    frames: list[list] = []  # per depth: [nodes when entered, key, path length]
+    frames: list[list[Any]] = []  # per depth: [nodes when entered, key, path length]
     nodes = 0
     run_limit = 0
     last_consult = 0

@@ -7,7 +7,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from batch.test_runner import SerialSource, square  # noqa: E402
-from batch.toy import TAG  # noqa: E402
+from support.toy_solitaire import TAG  # noqa: E402
 from halfmoon.solver.core.batch import DaskPool, Job, run_jobs  # noqa: E402
 from halfmoon.solver.store import open_store  # noqa: E402
 from halfmoon.solver.catalogue import solitaire  # noqa: E402

@@ -45,7 +45,8 @@ def test_replay_json_and_illegal_move():
     result = run("replay", "HM1-N-AAAAAAB", "--moves", "1+3, 5+6", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["moves"] == 2 and data["score"] == 20 and not data["won"] and not data["dead"]
+    assert data["moves"] == ["1+3", "5+6"] and data["played"] == 2 and data["status"] == "open"
+    assert data["score"] == 20 and not data["won"] and not data["dead"] and data["game"] == "halfmoon"
     assert len(data["piles"][0]) == 7 and data["reserve"][0] == "QS"
     bad = run("replay", "HM1-N-AAAAAAB", "--moves", "1+3 1+3")
     assert bad.exit_code == 3 and "move 2" in bad.output
@@ -61,3 +62,28 @@ def test_replay_from_layout_file(tmp_path):
     assert broken.exit_code == 3 and "not valid JSON" in broken.output
     missing = run("replay", "--layout", str(tmp_path / "nope.json"))
     assert missing.exit_code == 3 and "cannot read" in missing.output
+
+
+def test_every_solitaire_command_takes_any_solitaire_code(tmp_path):
+    for code in ("EL1-N-AAAAAAD", "SE1-N-AAAAAAB", "TN1-N-AAAAAAB"):
+        dealt = run("deal", code, "--json")
+        assert dealt.exit_code == 0, dealt.output
+        data = json.loads(dealt.output)
+        assert data["code"] == code and data["number"] in (1, 3)
+        solved = json.loads(run("solve", code, "--json", "--no-cache").output)
+        assert solved["code"] == code and solved["verdict"] in ("winnable", "unwinnable")
+        if solved["moves"]:
+            replayed = json.loads(run("replay", code, "--moves", " ".join(solved["moves"]), "--json").output)
+            assert replayed["status"] == "won"
+            hinted = json.loads(run("hint", code, "--json").output)
+            assert hinted["verdict"] == "winnable" and hinted["game"] == solved["game"]
+    layout = tmp_path / "deal.json"
+    layout.write_text(run("deal", "3", "--game", "elevens", "--json").output)
+    assert json.loads(run("replay", "--layout", str(layout), "--game", "EL", "--json").output)["status"] == "open"
+
+
+def test_code_ranges_and_the_catalogue():
+    assert run("code", "--range", "0:2", "--game", "SH", "--variant", "3").output.split() == ["SH1-3-AAAAAAA", "SH1-3-AAAAAAB"]
+    assert run("code", "--range", "5:2").exit_code == 3
+    names = [json.loads(line)["name"] for line in run("games", "--json").output.splitlines()]
+    assert names[:8] == ["halfmoon", "elevens", "suit-elevens", "tens", "shithead", "eight-and-a-half", "golf", "spit"]

@@ -21,7 +21,9 @@ def test_solve_json_line_replays():
     result = run("solve", "hm1-n-aaaaaab", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"code", "verdict", "moves", "method", "nodes", "seconds"}
+    assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
+                         "solver_version", "source"}
+    assert data["source"] == "solver"
     assert data["code"] == "HM1-N-AAAAAAB" and data["verdict"] == "winnable" and len(data["moves"]) == 48
     start = Position.from_deal(deal_from_code("HM1-N-AAAAAAB"))
     assert replay(start, ", ".join(data["moves"])).position.is_won
@@ -41,7 +43,7 @@ def test_solve_many_codes_from_arguments_and_stdin_one_json_per_line():
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [row["code"] for row in rows] == ["HM1-N-AAAAAAB", "HM1-N-AAAAAGP", "HM1-N-AAAAAHL"]
     assert [row["verdict"] for row in rows] == ["winnable", "unwinnable", "unwinnable"]  # deals 1, 171, 193
-    assert "moves" not in rows[1]
+    assert rows[1]["moves"] is None and rows[1]["cards"] is None
 
 
 def test_solve_layout_file(tmp_path):
@@ -63,7 +65,27 @@ def test_solve_errors_are_one_line_exit_3():
     result = run("solve", "HM1-N-AAAA1AB")
     assert result.exit_code == 3 and result.output.strip().count("\n") == 0 and "position 5" in result.output
     assert run("solve").exit_code == 2
-    assert run("solve", "HM1-N-AAAAAAB", "--time-limit", "0").exit_code == 2
+    for bad in ("0", "-1", "nan", "inf"):
+        assert run("solve", "HM1-N-AAAAAAB", "--time-limit", bad).exit_code == 2, bad
+
+
+def test_a_batch_goes_on_past_a_bad_line_and_skips_comments():
+    lines = "HM1-N-AAAAAAB\nbad\n# note\n\nHM1-N-AAAAAAC  # trailing comment\n"
+    result = runner.invoke(main, ["solve", "-", "--json", "--no-cache"], input=lines)
+    assert result.exit_code == 3
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row.get("code") for row in rows] == ["HM1-N-AAAAAAB", None, "HM1-N-AAAAAAC"]
+    error = rows[1]["error"]
+    assert error["input"] == "bad" and error["line"] == 2 and error["kind"] == "invalid_input" and "bad" in error["message"]
+
+
+def test_solve_a_range_of_deals_of_any_solitaire():
+    result = run("solve", "--range", "0:3", "--game", "EL", "--json", "--no-cache")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [row["code"] for row in rows] == ["EL1-N-AAAAAAA", "EL1-N-AAAAAAB", "EL1-N-AAAAAAC"]
+    assert {row["game"] for row in rows} == {"elevens"} and all(row["verdict"] != "unknown" for row in rows)
+    assert run("solve", "--range", "0:3").exit_code == 2
 
 
 def test_hint_json_and_text():
@@ -74,7 +96,7 @@ def test_hint_json_and_text():
     assert {row["verdict"] for row in data["moves"]} <= {"winnable", "unwinnable", "unknown"}
     assert any(row["move"] == data["best"] and row["verdict"] == "winnable" for row in data["moves"])
     text = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10")
-    assert "after 1 moves: winnable" in text.output and "best move:" in text.output
+    assert "after 1 move: winnable" in text.output and "best move:" in text.output
 
 
 def test_hint_on_a_layout_and_bad_moves(tmp_path):
@@ -110,3 +132,32 @@ def test_ctrl_c_on_a_batch_exits_130_after_the_deals_already_printed():
             process.kill()
     assert process.returncode == 130, err
     assert err.strip() == "interrupted" and out.strip() == ""
+
+
+def test_fair_hint_from_the_command_line():
+    result = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10", "--visible", "--samples", "4", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["sees"] == "what the player sees" and data["samples"] == 4 and data["seed"] == 2
+    assert all(0 <= row["low"] <= row["high"] <= 1 for row in data["moves"])
+    text = run("hint", "HM1-N-AAAAAAB", "--moves", "4+10", "--visible", "--samples", "4")
+    assert "fair hint, from what a player sees (82 hidden cards, 4 arrangements sampled, seed 0)" in text.output
+    assert "keeps the win in" in text.output and "95% interval" in text.output
+    assert run("hint", "HM1-N-AAAAAAB", "--samples", "4").exit_code == 2  # --samples goes with --visible
+    assert run("hint", "HM1-N-AAAAAAB", "--visible", "--samples", "0").exit_code == 2
+
+
+def test_analyze_from_the_command_line():
+    import halfmoon
+
+    line = [str(move) for move in halfmoon.solve("HM1-N-AAAAAAD").moves]
+    bad = [str(m.move) for m in halfmoon.hint("HM1-N-AAAAAAD", moves=line[:12]).moves if m.verdict.value == "unwinnable"]
+    played = " ".join(line[:12] + bad[:1])
+    data = json.loads(run("analyze", "HM1-N-AAAAAAD", "--moves", played, "--json").output)
+    assert data["status"] == "lost" and data["lost_at"] == 13 and data["move"] == bad[0]
+    text = run("analyze", "HM1-N-AAAAAAD", "--moves", played).output
+    assert f"lost at move 13, {bad[0]}" in text and "moves that kept the win there:" in text
+    won = run("analyze", "HM1-N-AAAAAAD", "--moves", " ".join(line))
+    assert won.exit_code == 0 and "never lost" in won.output
+    wrong = run("analyze", "HM1-N-AAAAAAD", "--moves", "1+2+3+4+5")
+    assert wrong.exit_code == 3 and wrong.output.startswith("error:")

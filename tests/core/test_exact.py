@@ -22,7 +22,7 @@ from halfmoon.solver.core.game import (
 )
 from halfmoon.solver.errors import UnsupportedError
 
-from .toys import (
+from support.toys import (
     GraphGame,
     NimPosition,
     Node,

@@ -167,7 +167,7 @@ def test_search_agrees_with_brute_force_on_small_positions(name):
         if expected:
             assert game.is_won(game.replay(position, line).position)
             assert result.line is not None and game.is_won(game.replay(position, result.line).position)
-            assert result.cards is not None and len(result.cards) == len(result.line)
+
     assert verdicts[Verdict.WINNABLE] and verdicts[Verdict.UNWINNABLE], verdicts  # both answers were exercised
 
 

@@ -11,6 +11,7 @@ from halfmoon.solver.core.verdicts import Verdict
 from halfmoon.solver.errors import UnsupportedError
 from halfmoon.solver.games.family.presets import load_preset
 from halfmoon.solver.games.family.rules import Game, Position
+from halfmoon.solver.core.verdicts import Limits
 from halfmoon.solver.games.family.search import solve_deal, solve_position
 from halfmoon.solver.games.halfmoon import rules as hm
 from halfmoon.solver.catalogue import solitaire as get_game
@@ -31,8 +32,8 @@ def test_half_moon_preset_agrees_with_the_dedicated_solver_on_small_layouts():
     verdicts = set()
     for seed in range(40):
         position = small_halfmoon(seed)
-        ours = solve_position(load_preset("halfmoon"), position, time_limit=20)
-        theirs = dedicated(hm.Position(position.piles, position.reserve), "search", 20)
+        ours = solve_position(load_preset("halfmoon"), position, limits=Limits(seconds=20))
+        theirs = dedicated(hm.Position(position.piles, position.reserve), "search", Limits(seconds=20))
         assert ours.verdict == theirs.verdict != Verdict.UNKNOWN, seed
         verdicts.add(ours.verdict)
     assert verdicts == {Verdict.WINNABLE, Verdict.UNWINNABLE}
@@ -42,15 +43,15 @@ def test_half_moon_preset_agrees_with_the_dedicated_solver_on_small_layouts():
 def test_half_moon_preset_agrees_with_the_dedicated_solver_on_full_deals(number):
     from halfmoon.solver.games.halfmoon.portfolio import solve as dedicated
 
-    ours = solve_deal(load_preset("halfmoon"), number, time_limit=30)
-    theirs = dedicated(hm.Position.from_deal(deal_halfmoon(number)), "search", 30)
+    ours = solve_deal(load_preset("halfmoon"), number, limits=Limits(seconds=30))
+    theirs = dedicated(hm.Position.from_deal(deal_halfmoon(number)), "search", Limits(seconds=30))
     assert ours.verdict == theirs.verdict != Verdict.UNKNOWN
     assert len(ours.line) == 48  # 40 pairs and 8 triples, replayed inside solve_position
     assert hm.replay(hm.Position.from_deal(deal_halfmoon(number)), list(map(str, ours.line))).position.is_won
 
 
 def test_a_node_limit_gives_unknown_never_a_guess():
-    result = solve_deal(load_preset("halfmoon"), 0, node_limit=50, restarts=False)
+    result = solve_deal(load_preset("halfmoon"), 0, limits=Limits(nodes=50), restarts=False)
     assert result.verdict == Verdict.UNKNOWN and result.stopped == "nodes" and result.line is None
 
 
@@ -62,9 +63,9 @@ def test_cpsat_is_not_offered_for_stock_games():
 def test_registry_entries_for_the_family():
     for tag in ("EL", "SE", "TN"):
         entry = get_game(tag)
-        won = next(n for n in range(100) if entry.solve(entry.deal(n)).verdict == Verdict.WINNABLE)
-        result = entry.solve(entry.deal(won))
-        line = entry.format_line(result.moves)
+        won = next(n for n in range(100) if entry.solve(entry.deal(n), "auto", Limits(), 0).verdict == Verdict.WINNABLE)
+        result = entry.solve(entry.deal(won), "auto", Limits(), 0)
+        line = entry.format_line(result.line)
         assert entry.wins(entry.deal(won), entry.parse_line(line))
         assert not entry.wins(entry.deal(won), entry.parse_line(line)[:-1])
         assert entry.code(won).startswith(f"{tag}1-N-")
@@ -95,13 +96,13 @@ def test_cli_rules_list_show_and_check(tmp_path):
 
 def test_cli_solves_family_codes_and_custom_layouts(tmp_path):
     entry = get_game("EL")
-    number = next(n for n in range(60) if entry.solve(entry.deal(n)).verdict == Verdict.WINNABLE)
+    number = next(n for n in range(60) if entry.solve(entry.deal(n), "auto", Limits(), 0).verdict == Verdict.WINNABLE)
     code = entry.code(number)
     status, out, _ = run("solve", code, "--json")
     data = json.loads(out)
-    assert status == 0 and data["code"] == code and data["verdict"] == "winnable" and data["game"] == "Elevens"
+    assert status == 0 and data["code"] == code and data["verdict"] == "winnable" and data["game"] == "elevens"
     assert len(data["moves"]) == len(data["cards"])
-    status, out, _ = run("rules", "deal", code, "--json")
+    status, out, _ = run("deal", code, "--json")
     layout = tmp_path / "deal.json"
     layout.write_text(out)
     status, out, _ = run("solve", "--rules", "elevens", "--layout", str(layout), "--json")
@@ -114,17 +115,17 @@ def test_cli_solves_family_codes_and_custom_layouts(tmp_path):
     assert status == 3 and "cannot read" in err
 
 
-def test_cli_rules_replay_plays_a_reported_line(tmp_path):
+def test_cli_replay_plays_a_reported_line(tmp_path):
     status, out, _ = run("solve", "EL1-N-AAAAAAD", "--json")
     moves = json.loads(out)["moves"]
-    status, out, _ = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves), "--json")
+    status, out, _ = run("replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves), "--json")
     data = json.loads(out)
-    assert status == 0 and data["status"] == "won" and data["moves"] == len(moves) and data["stock"] == []
-    status, out, _ = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves[:2]))
+    assert status == 0 and data["status"] == "won" and data["moves"] == moves and data["played"] == len(moves) and data["stock"] == []
+    status, out, _ = run("replay", "EL1-N-AAAAAAD", "--moves", " ".join(moves[:2]))
     assert status == 0 and "after 2 moves: open" in out
-    status, _, err = run("rules", "replay", "EL1-N-AAAAAAD", "--moves", "1+2")
+    status, _, err = run("replay", "EL1-N-AAAAAAD", "--moves", "1+2")
     assert status == 3 and "move 1 ('1+2')" in err and "fit no removal rule" in err
     layout = tmp_path / "deal.json"
-    layout.write_text(run("rules", "deal", "TN1-N-AAAAAAB", "--json")[1])
-    status, out, _ = run("rules", "replay", "--rules", "TN", "--layout", str(layout), "--json")
+    layout.write_text(run("deal", "TN1-N-AAAAAAB", "--json")[1])
+    status, out, _ = run("replay", "--rules", "TN", "--layout", str(layout), "--json")
     assert status == 0 and json.loads(out)["status"] in ("open", "dead") and len(json.loads(out)["piles"]) == 13

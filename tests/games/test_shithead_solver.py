@@ -11,7 +11,7 @@ from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve
 from halfmoon.solver.core.game import WinLoss, avoid_last
 from halfmoon.solver.games.shithead.kernel import GAME
 from halfmoon.solver.games.shithead.rules import Position
-from tests.core.toys import brute_force
+from support.toys import brute_force
 
 
 def _random_table(seed: int, players: int = 2, size: tuple[int, int] = (4, 6)) -> Position:

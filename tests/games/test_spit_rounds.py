@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from test_spit_support import pos
+from support.spit import pos
 
 from halfmoon.dealcodes import Card
 from halfmoon.solver.errors import InputError

@@ -6,7 +6,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_spit_support import pos, random_small_position
+from support.spit import pos, random_small_position
 
 from halfmoon.dealcodes import DEAL_COUNT, Card, SplitMix64, deal_spit
 from halfmoon.solver.errors import IllegalMoveError, LineError, MoveError, PositionError

@@ -5,7 +5,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from test_spit_support import brute_value, pos, random_small_position
+from support.spit import brute_value, pos, random_small_position
 
 from halfmoon.cli.main import main
 from halfmoon.solver.catalogue import endgame_adapter as get_adapter

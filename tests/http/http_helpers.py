@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from halfmoon.cli.server import ServiceConfig, create_app
-from halfmoon.solver.rating import RatingParams
+from halfmoon import RatingParams
 
 #: Small rating budgets so on-demand curation takes seconds (the rating's logic is the same).
 SMALL_RATING = RatingParams(random_playouts=4, greedy_playouts=4, solve_nodes=20_000, child_nodes=200)

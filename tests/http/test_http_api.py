@@ -17,12 +17,9 @@ import pytest
 from click.testing import CliRunner
 from http_helpers import make_client
 
+import halfmoon
+from halfmoon import TIERS, ResultStore, StoredRating, parse_code
 from halfmoon.cli.main import main as cli
-from halfmoon.dealcodes import deal_halfmoon, parse_code
-from halfmoon.solver.core import endgame as endgame_registry
-from halfmoon.solver.games.halfmoon.rules import Position, replay
-from halfmoon.solver.rating import TIERS
-from halfmoon.solver.store import ResultStore, StoredRating
 
 SMALL_SHITHEAD = {"players": 2, "to_move": 0, "hands": [["3S", "KH"], ["4H", "JS"]],
                   "face_up": [[], []], "face_down": [[], []], "pile": ["5D"]}
@@ -53,9 +50,9 @@ def assert_error(response: Any, status: int, kind: str, message: str | None = No
     return error
 
 
-def wins(code: str, moves: list[str]) -> bool:
-    start = Position.from_deal(deal_halfmoon(parse_code(code).number))
-    return replay(start, moves).position.is_won
+def wins(code: str, moves: list[str], **where: Any) -> bool:
+    """Whether `moves` replay from `code` (or a layout, with game=) to a win, through the facade's rules."""
+    return halfmoon.replay(code, " ".join(moves), **where).status == "won"
 
 
 def poll(client: Any, method: str, url: str, limit: float = 120.0, **kwargs: Any) -> Any:
@@ -99,7 +96,9 @@ def test_stats_count_what_was_served(client):
     assert client.get("/v1/deals/HM1-N-AAAAAAB").status_code == 200
     after = client.get("/v1/stats").json()
     assert after["requests"]["total"] >= before["requests"]["total"] + 2
-    assert after["requests"]["by_route"]["GET /v1/deals/{code}"]["n"] >= 1
+    route = after["requests"]["by_route"]["GET /v1/deals/{code}"]
+    assert route["n"] >= 1 and route["min"] <= route["p50_approx"] <= route["p99_approx"] <= route["max"]
+    assert not {"median", "p50", "p90", "p99"} & set(route)  # binned quantiles are labelled approximate
     for key in ("results", "ratings", "path"):
         assert key in after["store"]
     assert set(after["solutions"]) >= {"asked", "from_store", "solved", "cache_hit_rate"}
@@ -114,13 +113,14 @@ def test_unknown_route_and_method_are_json(client):
 # -- deals ----------------------------------------------------------------------------------
 
 
-def test_deal_layout_is_the_cli_json(client):
-    response = client.get("/v1/deals/hm1-n-aaaaaab")
+@pytest.mark.parametrize("code", ["HM1-N-AAAAAAB", "EL1-N-AAAAAAB", "TN1-N-AAAAAAC", "SH1-2-AAAAAAB"])
+def test_deal_layout_is_the_cli_json(client, code):
+    response = client.get(f"/v1/deals/{code.lower()}")
     assert response.status_code == 200
-    assert response.json() == cli_json("deal", "HM1-N-AAAAAAB")
+    assert response.json() == cli_json("deal", code)
 
 
-@pytest.mark.parametrize("code", ["HM1-N-AAAA1AB", "HM1-N-AAAAAA", "EL1-N-AAAAAAB", "HM2-N-AAAAAAB", "nonsense"])
+@pytest.mark.parametrize("code", ["HM1-N-AAAA1AB", "HM1-N-AAAAAA", "ZZ1-N-AAAAAAB", "HM2-N-AAAAAAB", "nonsense"])
 def test_bad_deal_codes_get_the_cli_message(client, code):
     assert_error(client.get(f"/v1/deals/{code}"), 400, "invalid_input", cli_error("deal", code))
 
@@ -135,11 +135,13 @@ def test_solution_solved_then_stored(client):
     assert data["source"] == "solver" and data["verdict"] == "winnable"
     assert wins("HM1-N-AAAAAAB", data["moves"])
     expected = cli_json("solve", "HM1-N-AAAAAAB", "--no-cache")
-    for key in ("code", "verdict", "moves", "method", "nodes"):
+    assert list(data) == list(expected)  # the CLI's fields in the CLI's order ("source" last in both)
+    for key in ("code", "game", "verdict", "moves", "cards", "method", "nodes", "stopped", "cached", "solver_version"):
         assert data[key] == expected[key], key
     second = client.get("/v1/deals/HM1-N-AAAAAAB/solution").json()
-    assert second["source"] == "store"
-    assert {k: second[k] for k in expected} == {k: data[k] for k in expected}
+    assert second["source"] == "store" and second["cached"] is True and data["cached"] is False
+    assert {k: second[k] for k in expected if k not in ("cached", "source")} == \
+        {k: data[k] for k in expected if k not in ("cached", "source")}
     stats = client.get("/v1/stats").json()["solutions"]
     assert stats["from_store"] >= 1 and stats["solved"] >= 1 and 0 < stats["cache_hit_rate"] < 1
 
@@ -147,7 +149,23 @@ def test_solution_solved_then_stored(client):
 def test_solution_from_a_store_the_cli_wrote(client, store_path):
     expected = cli_json("solve", "HM1-N-AAAAAAE", "--db", str(store_path))
     data = client.get("/v1/deals/HM1-N-AAAAAAE/solution").json()
-    assert data["source"] == "store" and data["moves"] == expected["moves"] and wins("HM1-N-AAAAAAE", data["moves"])
+    assert data["source"] == "store" and data["cached"] is True
+    assert data["moves"] == expected["moves"] and wins("HM1-N-AAAAAAE", data["moves"])
+
+
+@pytest.mark.parametrize("code", ["EL1-N-AAAAAAB", "se1-n-aaaaaac", "TN1-N-AAAAAAD"])
+def test_solution_of_the_elevens_family_is_the_cli_json(client, code):
+    first = client.get(f"/v1/deals/{code}/solution")
+    assert first.status_code == 200, first.text
+    data = first.json()
+    expected = cli_json("solve", code, "--no-cache")
+    assert list(data) == list(expected)
+    assert {k: data[k] for k in expected if k != "seconds"} == {k: expected[k] for k in expected if k != "seconds"}
+    assert data["source"] == "solver" and data["game"] == halfmoon.deal(code).game
+    if data["verdict"] == "winnable":
+        assert wins(code, data["moves"])
+    again = client.get(f"/v1/deals/{code}/solution").json()
+    assert again["source"] == "store" and again["cached"] is True and again["verdict"] == data["verdict"]
 
 
 def test_solution_not_ready_is_202_then_answered(client):
@@ -171,10 +189,13 @@ def test_one_solve_for_many_askers(client):
     assert after["started"] - before["started"] == 1  # the later asks joined or read the store
 
 
-@pytest.mark.parametrize("code", ["HM1-N-AAAA1AB", "SH1-2-AAAAAAB", "XX1-N-AAAAAAB"])
-def test_solution_bad_codes(client, code):
+@pytest.mark.parametrize("code, word", [("HM1-N-AAAA1AB", "payload"), ("SH1-2-AAAAAAB", "multiplayer"),
+                                        ("XX1-N-AAAAAAB", "XX")])
+def test_solution_bad_codes(client, code, word):
     error = assert_error(client.get(f"/v1/deals/{code}/solution"), 400, "invalid_input")
-    assert code.split("-")[0][:2] in error["message"] or "payload" in error["message"]
+    assert word in error["message"]
+    if word != "multiplayer":
+        assert error["message"] == cli_error("solve", code)
 
 
 def test_solution_wait_out_of_range(client):
@@ -202,9 +223,28 @@ def test_hint_from_a_layout(client):
     layout = cli_json("deal", "HM1-N-AAAAAAB")
     played = client.post("/v1/hint", json={"layout": layout, "moves": "4+10, 1+3"}).json()
     assert played["code"] is None and played["played"] == 2 and played["verdict"] == "winnable"
-    start = Position.from_json(layout)
-    after = replay(start, "4+10, 1+3").position
-    assert replay(after, played["line"]).position.is_won
+    assert wins(layout, ["4+10", "1+3", *played["line"]], game="HM")
+
+
+def test_hint_for_any_solitaire(client):
+    expected = cli_json("hint", "EL1-N-AAAAAAC")
+    by_code = client.post("/v1/hint", json={"code": "EL1-N-AAAAAAC"}).json()
+    assert {k: by_code[k] for k in expected if k != "seconds"} == {k: expected[k] for k in expected if k != "seconds"}
+    layout = cli_json("deal", "EL1-N-AAAAAAC")
+    for extra in ({"game": "EL"}, {"game": "elevens"}, {"rules": "elevens"}, {"rules": "EL"},
+                  {"rules": json.loads(halfmoon.rule_preset_text("elevens"))}):
+        answer = client.post("/v1/hint", json={"layout": layout} | extra)
+        assert answer.status_code == 200, (extra, answer.text)
+        assert answer.json()["code"] is None and answer.json()["moves"] == expected["moves"], extra
+
+
+def test_hint_reads_no_files_for_rules(client, tmp_path):
+    rule_file = tmp_path / "mine.json"
+    rule_file.write_text(halfmoon.rule_preset_text("elevens"))
+    layout = cli_json("deal", "EL1-N-AAAAAAC")
+    error = assert_error(client.post("/v1/hint", json={"layout": layout, "rules": str(rule_file)}), 400,
+                         "invalid_input")
+    assert "preset" in error["message"]
 
 
 def test_hint_errors(client):
@@ -227,9 +267,10 @@ def test_hint_errors(client):
 # -- endgames -------------------------------------------------------------------------------
 
 
-def test_endgame_games_are_the_registry(client):
-    names = [game["name"] for game in client.get("/v1/endgames").json()["games"]]
-    assert names == list(endgame_registry.adapters())
+def test_endgame_games_are_the_catalogue(client):
+    games = client.get("/v1/endgames").json()["games"]
+    assert games == [game.to_json() for game in halfmoon.games() if game.kind == "multiplayer"]
+    assert games and all(game["kind"] == "multiplayer" for game in games)
 
 
 def test_endgame_is_the_cli_json(client, tmp_path):
@@ -271,20 +312,12 @@ def test_endgame_errors(client, tmp_path):
                  422, "bad_request")
 
 
-class _BrokenAdapter:
-    """An adapter whose reader has a bug (not a ValueError): the service must answer 500, no details."""
-
-    name = "broken-for-test"
-    title = "Broken"
-    game = None
-
-    def position_from_json(self, data: Any) -> Any:
+def test_a_bug_is_a_500_without_details(client, monkeypatch):
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret internals /etc/passwd")
 
-
-def test_a_bug_is_a_500_without_details(client, monkeypatch):
-    monkeypatch.setitem(endgame_registry._REGISTRY, _BrokenAdapter.name, _BrokenAdapter())
-    response = client.post(f"/v1/endgames/{_BrokenAdapter.name}", json={"position": {}})
+    monkeypatch.setattr(halfmoon, "endgame_position", broken)
+    response = client.post("/v1/endgames/shithead", json={"position": SMALL_SHITHEAD})
     error = assert_error(response, 500, "internal")
     assert "secret" not in response.text and "RuntimeError" not in response.text
     assert "incident" in error["message"]
@@ -300,7 +333,7 @@ def test_curated_generated_on_demand_then_paged(client, store_path):
     assert page["complete"] is True and len(page["deals"]) == 2 and page["next"] == page["deals"][-1]["code"]
     for deal in page["deals"]:
         assert deal["tier"] in TIERS and parse_code(deal["code"]).number == deal["number"]
-        assert wins(deal["code"], deal["line"].split())
+        assert wins(deal["code"], deal["line"])
     first, second = page["deals"]
     onward = client.get("/v1/curated", params={"count": 1, "after": first["code"]}).json()
     assert onward["deals"] == [second] and onward["complete"]
@@ -323,7 +356,8 @@ def test_curated_never_serves_a_line_that_does_not_replay(client, store_path):
         store.put_rating(tampered)
     after = client.get("/v1/curated", params={"count": 20, "wait": 0.001}).json()
     assert "HM1-N-AAAAAAZ" not in [deal["code"] for deal in after["deals"]]
-    assert all(wins(deal["code"], deal["line"].split()) for deal in after["deals"])
+    assert all(wins(deal["code"], deal["line"]) for deal in after["deals"])
+    assert client.get("/v1/stats").json()["curated"]["skipped_lines"] >= 1
 
 
 def test_curated_errors(client):
@@ -359,10 +393,10 @@ def test_limit_hit_is_unknown_never_a_guess_and_a_full_pool_is_503(tmp_path):
     # A solve limit of a microsecond runs out before any search: the verdict must say unknown.
     with make_client(tmp_path / "tight.sqlite3", workers=1, max_queue=1, solve_time_limit=1e-6) as tight:
         first = tight.get("/v1/deals/HM1-N-AAAAAAC/solution").json()
-        assert first["verdict"] == "unknown" and first["source"] == "solver" and "1e-06 s" in first["reason"]
-        assert "moves" not in first and first["method"] == "none"
+        assert first["verdict"] == "unknown" and first["source"] == "solver" and first["stopped"] == "time"
+        assert first["moves"] is None and first["method"] == "none"
         again = tight.get("/v1/deals/HM1-N-AAAAAAC/solution").json()
-        assert again["verdict"] == "unknown" and again["source"] == "store"
+        assert again["verdict"] == "unknown" and again["source"] == "store" and again["cached"] is True
         slow = tight.post("/v1/hint", json={"code": "HM1-N-AAAAAAC"}, params={"wait": 0.0001})  # seconds of work
         assert slow.status_code == 202
         busy = tight.get("/v1/deals/HM1-N-AAAAAAD/solution")

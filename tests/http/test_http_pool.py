@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 from halfmoon.cli.server import ServiceConfig, work
 from halfmoon.cli.server.flights import Flights, wait_for  # noqa: E402
 from halfmoon.cli.server.pool import PoolBusy, SolverPool, WorkerLost  # noqa: E402
-from halfmoon.solver.errors import InputError
+from halfmoon import InputError, Limits
 
 
 def run(coroutine):
@@ -85,12 +85,15 @@ def test_a_full_pool_says_busy_with_a_retry_hint():
 
 
 def test_worker_failures_come_back_as_values_not_exceptions():
-    bad = work.hint_job({"piles": []}, 1.0)
+    bad = work.hint_job({"piles": []}, "HM", None, Limits(seconds=1.0))
     assert isinstance(bad, work.Failed) and bad.kind == "input" and "reserve" in bad.message
     position = {"players": 2, "to_move": 0, "hands": [["3S"], ["4H"]], "face_up": [[], []], "face_down": [[], []]}
-    bug = work.endgame_job("shithead", position, None, 0, {"nonsense_limit": 1}, "auto")  # Limits() rejects it
-    assert isinstance(bug, work.Failed) and bug.kind == "internal" and bug.type == "TypeError"
+    bug = work.endgame_job("shithead", position, None, 0, "not limits", "auto")  # a broken call: a bug
+    assert isinstance(bug, work.Failed) and bug.kind == "internal" and bug.type == "AttributeError"
     assert "Traceback" in bug.trace
+    solved = work.solve_job("HM1-N-AAAAAAB", Limits(seconds=30.0))
+    assert isinstance(solved, work.Done) and solved.value.answer["verdict"] == "winnable"
+    assert solved.value.stored.line == " ".join(solved.value.answer["moves"]) and solved.value.stored.time_limit == 30
 
 
 def test_single_flight_joins_and_remembers():
@@ -189,3 +192,18 @@ def test_worker_bugs_and_shutdown_map_to_json_without_details():
         full = client.get("/full")
         assert full.status_code == 503 and full.json()["error"]["kind"] == "busy" and full.headers["Retry-After"] == "7"
     assert _unwrap(42) == 42
+
+
+def test_the_service_calls_only_the_facade():
+    """cli/server imports `halfmoon` (the facade) and nothing under it, like the CLI commands."""
+    import ast
+    from pathlib import Path
+
+    import halfmoon.cli.server as server
+
+    for source in sorted(Path(server.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in names:
+                assert name == "halfmoon" or not name.startswith("halfmoon."), f"{source.name} imports {name}"

@@ -12,7 +12,8 @@ pytest.importorskip("fastapi")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 
-from halfmoon.dealcodes import DEAL_COUNT, DealCode, deal_from_code  # noqa: E402
+import halfmoon  # noqa: E402
+from halfmoon import DEAL_COUNT, DealCode  # noqa: E402
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -28,7 +29,7 @@ codes_text = st.one_of(
 def test_layout_is_the_library_answer_or_its_message(client, text):
     response = client.get("/v1/deals/" + urllib.parse.quote(text, safe=""))
     try:
-        expected = deal_from_code(text).to_json()
+        expected = halfmoon.deal(text).to_json()
     except ValueError as error:
         assert response.status_code == 400
         assert response.json()["error"]["message"] == str(error)

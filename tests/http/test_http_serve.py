@@ -48,7 +48,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 def test_the_real_server_on_loopback(tmp_path):
     command = [sys.executable, "-m", "halfmoon", "serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
-               "--db", str(tmp_path / "served.sqlite3"), "--log-level", "warning", "--no-access-log", "--json"]
+               "--db", str(tmp_path / "served.sqlite3"), "--log-level", "info", "--json"]  # access log on
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         info = json.loads(server.stdout.readline())
@@ -71,6 +71,9 @@ def test_the_real_server_on_loopback(tmp_path):
         assert status == 200 and "/v1/deals/{code}/solution" in json.loads(body)["paths"]
         server.send_signal(signal.SIGINT)
         assert server.wait(timeout=30) == 130  # Ctrl-C: the CLI's "interrupted" exit code
+        assert server.stdout.read() == ""  # --json: stdout holds the one JSON object, nothing else
+        log = server.stderr.read()
+        assert '"GET /v1/deals/HM1-N-AAAAAAB HTTP/1.1" 200' in log  # the access log went to stderr
     finally:
         if server.poll() is None:
             server.kill()

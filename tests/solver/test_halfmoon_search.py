@@ -4,7 +4,7 @@ CP-SAT and brute force agree on small layouts (hand-made and generated)."""
 from __future__ import annotations
 
 import pytest
-from hm_brute import brute_winnable, layout
+from support.hm_brute import brute_winnable, layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hm_brute import brute_winnable, layout
+from support.hm_brute import brute_winnable, layout
 from hypothesis import HealthCheck, given, settings
 from test_halfmoon_search import small_layouts
 
@@ -14,6 +14,10 @@ import halfmoon
 from halfmoon.solver.core.verdicts import Limits
 from halfmoon.solver.games.halfmoon.portfolio import SOLVER_VERSION, reverse_position, solve, verify_line
 from halfmoon.solver.games.halfmoon.rules import Position, parse_line, replay
+
+
+# Every test here runs with both engines (the compiled kernel and the Python reference).
+pytestmark = pytest.mark.usefixtures("hm_engine")
 
 
 def deal(number: int) -> Position:
@@ -78,7 +82,7 @@ def test_a_tiny_transposition_cap_changes_nothing_but_speed():
 def test_result_json_shape():
     data = halfmoon.solve("HM1-N-AAAAAAB").to_json()
     assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
-                         "solver_version"}
+                         "solver_version", "source"}
     assert data["verdict"] == "winnable" and len(data["moves"]) == 48 and data["code"] == "HM1-N-AAAAAAB"
     assert data["game"] == "halfmoon" and len(data["cards"]) == 48 and data["cached"] is False
     assert replay(deal(1), " ".join(data["moves"])).position.is_won

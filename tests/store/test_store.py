@@ -101,12 +101,12 @@ def test_a_new_solver_version_does_not_trust_old_unknowns_or_proofs(tmp_path):
 
 def test_an_unknown_never_overwrites_an_exact_verdict_of_the_same_version(tmp_path):
     with open_store(tmp_path / "r.sqlite3") as store:
-        store.put(result(1, "unwinnable", "v1"))
-        store.put(result(1, "unknown", "v1", time_limit=0.1))
-        store.put(result(1, "unknown", "v1", error="worker died"))
+        assert store.put(result(1, "unwinnable", "v1")) is True
+        assert store.put(result(1, "unknown", "v1", time_limit=0.1)) is False  # put says the decided row stayed
+        assert store.put(result(1, "unknown", "v1", error="worker died")) is False
         assert store.get(result(1).code, "v1").verdict == "unwinnable"
         store.put(result(2, "unknown", "v1", time_limit=0.1))
-        store.put(result(2, "winnable", "v1"))  # a proof replaces an unknown
+        assert store.put(result(2, "winnable", "v1")) is True  # a proof replaces an unknown
         assert store.get(result(2).code, "v1").verdict == "winnable"
         store.put(result(3, "unknown", "v1", time_limit=1.0))
         store.put(result(3, "unknown", "v1", time_limit=5.0))  # a bigger budget's unknown replaces a smaller one
@@ -114,6 +114,25 @@ def test_an_unknown_never_overwrites_an_exact_verdict_of_the_same_version(tmp_pa
         store.put(result(4, "unwinnable", "v1"))
         store.put(result(4, "unknown", "v2"))  # another version is another row
         assert store.get(result(4).code, "v1").verdict == "unwinnable"
+
+
+def test_curation_state_says_which_deals_need_rating(tmp_path):
+    with open_store(tmp_path / "r.sqlite3") as store:
+        assert store.curation_state(result(1).code, "v1", "r1", 1000) is None  # nothing known
+        store.put(result(1, "unwinnable", "v1"))
+        assert store.curation_state(result(1).code, "v1", "r1", 1000) == "settled"
+        store.put(result(2, "unknown", "v1", node_limit=5000))
+        assert store.curation_state(result(2).code, "v1", "r1", 1000) == "settled"  # a bigger budget left it open
+        assert store.curation_state(result(2).code, "v1", "r1", 9000) is None
+        store.put(result(3, "unknown", "v1", time_limit=1.0))  # a timed run says nothing about a node budget
+        assert store.curation_state(result(3).code, "v1", "r1", 1000) is None
+        store.put(result(4, "unknown", "v1", error="worker died"))
+        assert store.curation_state(result(4).code, "v1", "r1", 1000) is None
+        store.put(result(5, "winnable", "v1"))
+        assert store.curation_state(result(5).code, "v1", "r1", 1000) is None  # winnable but not rated yet
+        store.put_rating(StoredRating(result(5).code, "HM", 5, "v1", "r1", 50.0, "medium", "{}"))
+        assert store.curation_state(result(5).code, "v1", "r1", 1000) == "rated"
+        assert store.curation_state(result(5).code, "v1", "r2", 1000) is None
 
 
 def test_an_unknown_is_trusted_only_under_limits_it_covers(tmp_path):

@@ -40,6 +40,7 @@ from halfmoon.solver.errors import (
     MoveError,
     PositionError,
 )
+from halfmoon.solver.games import notation
 
 from .rules import NONE, format_value, is_catch, is_offence, pile_state
 
@@ -65,7 +66,7 @@ class Move(NamedTuple):
 
     kind: int
     face: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose (cards played)
 
     def __str__(self) -> str:
         kind = self.kind
@@ -147,20 +148,13 @@ def parse_move(text: str) -> Move:
     return HAND_MOVES[faces[0]][len(faces)]
 
 
+def parse_line(text: str) -> list[Move]:
+    return notation.parse_line(text, parse_move, split_line)
+
+
 def split_line(text: str) -> list[str]:
     """A line of moves separated by commas and/or white space (``8 + H`` stays one move)."""
-    text = re.sub(r"\s*\+\s*", "+", text.strip())
-    return [token for token in re.split(r"[,\s]+", text) if token]
-
-
-def parse_line(text: str) -> list[Move]:
-    moves = []
-    for index, token in enumerate(split_line(text), start=1):
-        try:
-            moves.append(parse_move(token))
-        except MoveError as error:
-            raise LineError(index, token, str(error)) from None
-    return moves
+    return notation.split_line(re.sub(r"\s*\+\s*", "+", text.strip()))
 
 
 # -- positions ---------------------------------------------------------------------------------

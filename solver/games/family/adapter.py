@@ -16,6 +16,7 @@ from typing import Any, Hashable, Sequence
 from halfmoon.dealcodes import DealCode
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
+from halfmoon.solver.errors import SolverBug
 
 from .presets import preset_for_tag
 from .render import draw_position
@@ -50,6 +51,22 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         played = game.replay(position, line if isinstance(line, str) else list(line))
         return played.position, played.moves
 
+    def conceal(position: Position) -> tuple[Hashable, tuple[Any, ...]]:
+        """Seen: each pile's top and height, the reserve, the stock's size. Hidden: the cards under
+        the tops (pile 1 bottom up, pile 2, …), then the stock (its order is face down)."""
+        view = (tuple((p[-1] if p else None, len(p)) for p in position.piles), position.reserve, len(position.stock))
+        return view, tuple(c for p in position.piles for c in p[:-1]) + position.stock
+
+    def reveal(position: Position, cards: Sequence[Any]) -> Position:
+        piles, at = [], 0
+        for pile in position.piles:
+            hidden = max(len(pile) - 1, 0)
+            piles.append(tuple(cards[at:at + hidden]) + pile[-1:])
+            at += hidden
+        if len(cards) - at != len(position.stock):
+            raise SolverBug(f"reveal: {len(cards)} cards for {at + len(position.stock)} hidden places")
+        return Position(tuple(piles), position.reserve, tuple(cards[at:]))
+
     if rules.tag:
         tag, version = rules.tag, FAMILY_SOLVER_VERSION
 
@@ -62,6 +79,9 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         def code(number: int) -> str:
             return f"{rules.name}#{number}"
 
+    def describe(position: Position, symbols: bool = False, full: bool = False) -> str:
+        return draw_position(rules, position, symbols)
+
     return Solitaire(
         tag=tag,
         name=rules.name.lower().replace(" ", "-"),
@@ -73,7 +93,7 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         code=code,
         position_from_json=game.layout_from_json,
         position_to_json=Position.to_json,
-        describe=lambda position, symbols=False, full=False: draw_position(rules, position, symbols),
+        describe=describe,
         solve=lambda position, method, limits, seed: solve_position(rules, position, method, limits, seed),
         parse_line=lambda text: tuple(parse_move(token) for token in split_line(text)),
         replay=replay,
@@ -85,6 +105,8 @@ def adapter_for(rules: RuleSet, tiers: tuple[str, ...] = ALL_TIERS) -> Solitaire
         key=key,
         tiers=tiers,
         extra={"rules": rules},
+        conceal=conceal,
+        reveal=reveal,
     )
 
 

@@ -153,7 +153,8 @@ class FamilyState:
         self.below = below
         self.ways: list[list[list[tuple[int, int]]] | None] = []
         for x in range(self.n):
-            ways: list[list[tuple[int, int]]] | None = []
+            ways: list[list[tuple[int, int]]] = []
+            exact = True
             others = [y for y in range(self.n) if y != x and not below[x] >> y & 1]
             for rule in self.removals:
                 if self.rank[x] not in rule.ranks:
@@ -167,9 +168,9 @@ class FamilyState:
                 elif rule.kind == KIND_SAME_RANK:
                     ways.append([(sum(1 << y for y in fits if self.rank[y] == self.rank[x]), rule.count - 1)])
                 else:
-                    ways = None  # a sum of 3+ cards: no cheap exact test, never called blocked
+                    exact = False  # a sum of 3+ cards: no cheap exact test, never called blocked
                     break
-            self.ways.append(ways)
+            self.ways.append(ways if exact else None)
 
     def _blocked(self, x: int) -> bool:
         ways = self.ways[x]

@@ -8,14 +8,22 @@ games share this one module. No search lives here.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence, TypeVar
+from typing import Any, Iterable, Iterator, Sequence, TypeVar
 
-from halfmoon.dealcodes import Card, CardError, parse_card, shuffled
-from halfmoon.dealcodes.codes import check_number
-from halfmoon.solver.errors import LineError, MoveError, PositionError
+from halfmoon.dealcodes import Card
+from halfmoon.dealcodes.piles import deal_piles
+from halfmoon.solver.errors import MoveError, PositionError
+from halfmoon.solver.games import notation
+from halfmoon.solver.games.notation import split_line
+from halfmoon.solver.games.piles import (
+    Move,
+    PilePosition,
+    Place,
+    parse_place,
+    parse_places,
+)
 
 from .schema import (
     KIND_SET,
@@ -29,70 +37,9 @@ from .schema import (
 H = TypeVar("H")
 
 
-class Place(NamedTuple):
-    """A pile (``in_reserve`` False) or reserve slot, 0-based inside, 1-based in text."""
-
-    in_reserve: bool
-    index: int
-
-    def __str__(self) -> str:
-        return f"R{self.index + 1}" if self.in_reserve else str(self.index + 1)
-
-
-_PLACE_RE = re.compile(r"^(R?)(\d+)$", re.IGNORECASE)
-
-
-def parse_place(text: str) -> Place:
-    match = _PLACE_RE.match(text.strip())
-    if not match or int(match.group(2)) < 1:
-        raise MoveError(f"unknown place {text.strip()!r}: expected a pile number such as 3 or a reserve slot such as R2")
-    return Place(bool(match.group(1)), int(match.group(2)) - 1)
-
-
-@dataclass(frozen=True)
-class Move:
-    """A removal: the places whose playable cards are taken together, in canonical order."""
-
-    places: tuple[Place, ...]
-
-    def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.places))
-        object.__setattr__(self, "places", ordered)
-        if len(ordered) < 2:
-            raise MoveError(f"move {self}: a removal takes at least 2 cards")
-        if len(set(ordered)) != len(ordered):
-            twice = next(p for p in ordered if ordered.count(p) > 1)
-            raise MoveError(f"move {self}: place {twice} is used twice")
-
-    def __str__(self) -> str:
-        return "+".join(map(str, self.places))
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        return parse_move(text)
-
-
 def parse_move(text: str) -> Move:
     """Read ``1+8``, ``8+5+3`` or ``R3+12``; order inside a move does not matter."""
-    token = text.strip()
-    if not token:
-        raise MoveError("empty move: expected places joined by '+', e.g. '1+8' or '8+5+3'")
-    places = []
-    for part in token.split("+"):
-        if not part.strip():
-            raise MoveError(f"move {token!r}: empty place between '+' signs")
-        places.append(parse_place(part))
-    if len(places) < 2:
-        raise MoveError(f"move {token!r} names 1 place: a removal takes at least 2 cards")
-    if len(set(places)) != len(places):
-        twice = next(str(p) for p in places if places.count(p) > 1)
-        raise MoveError(f"move {token!r}: place {twice} is used twice")
-    return Move(tuple(places))
-
-
-def split_line(text: str) -> list[str]:
-    """A game line: moves separated by commas and/or white space."""
-    return [token for token in re.split(r"[,\s]+", text.strip()) if token]
+    return Move(tuple(parse_places(text)[1]))
 
 
 # -- which groups may be removed -------------------------------------------------------------
@@ -138,14 +85,14 @@ def find_groups(removals: Sequence[Removal], items: Sequence[tuple[H, int, int]]
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for suit in (set(s for _, _, s in pool) if rule.same_suit else {0}):
                 lists = [buckets.get((rank, suit), []) for rank in rule.ranks]
-                for combo in product(*lists):
-                    found.setdefault(frozenset(combo), ())
+                for group in product(*lists):
+                    found.setdefault(frozenset(group), ())
         else:
             for i, rank, suit in pool:
                 buckets.setdefault((rank, suit if rule.same_suit else 0), []).append(i)
             for members in buckets.values():
-                for combo in combinations(members, rule.count):
-                    found.setdefault(frozenset(combo), ())
+                for group in combinations(members, rule.count):
+                    found.setdefault(frozenset(group), ())
     return [tuple(items[i][0] for i in sorted(group)) for group in found]
 
 
@@ -162,112 +109,8 @@ def group_reason(removals: Sequence[Removal], cards: Sequence[Card]) -> str | No
 
 
 @dataclass(frozen=True)
-class Position:
-    """The cards still in play. Text form round-trips: ``Position.parse(str(p)) == p``."""
-
-    piles: tuple[tuple[Card, ...], ...]
-    reserve: tuple[Card | None, ...] = ()
-    stock: tuple[Card, ...] = ()
-
-    def card_at(self, place: Place) -> Card | None:
-        if place.in_reserve:
-            return self.reserve[place.index] if place.index < len(self.reserve) else None
-        pile = self.piles[place.index] if place.index < len(self.piles) else ()
-        return pile[-1] if pile else None
-
-    def playable(self) -> list[tuple[Place, Card]]:
-        """Every card that can be taken now: each pile's top and every reserve card."""
-        cards = [(Place(False, i), pile[-1]) for i, pile in enumerate(self.piles) if pile]
-        cards += [(Place(True, i), card) for i, card in enumerate(self.reserve) if card is not None]
-        return cards
-
-    def all_cards(self) -> list[Card]:
-        return [c for pile in self.piles for c in pile] + [c for c in self.reserve if c is not None] + list(self.stock)
-
-    @property
-    def cards_left(self) -> int:
-        return sum(map(len, self.piles)) + sum(c is not None for c in self.reserve) + len(self.stock)
-
-    def describe(self, move: Move) -> str:
-        """The move with its card names, e.g. ``1+8 (5S+6D)``."""
-        return f"{move} ({'+'.join(str(self.card_at(p)) for p in move.places)})"
-
-    # -- text and JSON ---------------------------------------------------------------------
-
-    def __str__(self) -> str:
-        piles = "/".join("".join(map(str, pile)) or "-" for pile in self.piles)
-        reserve = " ".join(str(card) if card else "--" for card in self.reserve) or "-"
-        stock = " ".join(map(str, self.stock)) or "-"
-        return f"{piles} | {reserve} | {stock}"
-
-    @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read ``piles (bottom → top, '/' between, '-' empty) | reserve ('--' empty) | stock``."""
-        parts = text.split("|")
-        if len(parts) != 3:
-            raise PositionError("position text: expected 'pile/pile/... | reserve | stock' with two '|' ('-' for none)")
-        pile_text, reserve_text, stock_text = (part.strip() for part in parts)
-        piles = []
-        for number, chunk in enumerate(pile_text.split("/"), start=1):
-            chunk = chunk.strip()
-            if chunk == "-":
-                piles.append(())
-                continue
-            if not chunk or len(chunk) % 2:
-                raise PositionError(f"pile {number}: {chunk!r} is not a run of two-character cards")
-            piles.append(tuple(_card(chunk[i : i + 2], f"pile {number}") for i in range(0, len(chunk), 2)))
-        reserve = () if reserve_text == "-" else tuple(
-            None if token == "--" else _card(token, f"reserve slot R{slot}")
-            for slot, token in enumerate(reserve_text.split(), start=1)
-        )
-        stock = () if stock_text == "-" else tuple(_card(t, f"stock card {i}") for i, t in enumerate(stock_text.split(), start=1))
-        return cls(tuple(piles), reserve, stock)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "piles": [[str(card) for card in pile] for pile in self.piles],
-            "reserve": [str(card) if card else None for card in self.reserve],
-            "stock": [str(card) for card in self.stock],
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Position:
-        """Read ``{"piles", "reserve"?, "stock"?}``, or a grid deal's ``{"grid", "stock"}``.
-
-        Extra keys such as ``code`` are ignored, so `deal --json` output is a layout file.
-        """
-        if not isinstance(data, Mapping):
-            raise PositionError("layout: expected a JSON object with 'piles' (or 'grid'), 'reserve' and 'stock'")
-        if "grid" in data and "piles" not in data:
-            grid = data["grid"]
-            if not isinstance(grid, list):
-                raise PositionError("layout: 'grid' must be a list of cards (place 1 first; null for an empty place)")
-            piles = tuple(() if c is None else (_card(c, f"grid[{i}]"),) for i, c in enumerate(grid))
-        else:
-            if "piles" not in data:
-                raise PositionError("layout: missing key 'piles' (or 'grid')")
-            raw = data["piles"]
-            if not isinstance(raw, list) or not all(isinstance(p, list) for p in raw):
-                raise PositionError("layout: 'piles' must be a list of lists of cards (bottom → top)")
-            piles = tuple(tuple(_card(c, f"piles[{i}][{j}]") for j, c in enumerate(p)) for i, p in enumerate(raw))
-        reserve_raw = data.get("reserve", [])
-        if not isinstance(reserve_raw, list):
-            raise PositionError("layout: 'reserve' must be a list of cards or nulls")
-        stock_raw = data.get("stock", [])
-        if not isinstance(stock_raw, list):
-            raise PositionError("layout: 'stock' must be a list of cards, the next card to deal first")
-        reserve = tuple(None if c is None else _card(c, f"reserve[{i}]") for i, c in enumerate(reserve_raw))
-        stock = tuple(_card(c, f"stock[{i}]") for i, c in enumerate(stock_raw))
-        return cls(piles, reserve, stock)
-
-
-def _card(value: Any, where: str) -> Card:
-    if not isinstance(value, str):
-        raise PositionError(f"{where}: expected a card such as '5S', got {value!r}")
-    try:
-        return parse_card(value)
-    except CardError as error:
-        raise PositionError(f"{where}: {error}") from None
+class Position(PilePosition):
+    """The cards still in play, with the stock. Text form round-trips: ``Position.parse(str(p)) == p``."""
 
 
 # -- the game: rules applied to positions -----------------------------------------------------
@@ -303,14 +146,7 @@ class Game:
 
         For each preset with a deal-code tag this is the codec's procedure (checked by the tests).
         """
-        check_number(number)
-        cards = shuffled(self.deck(), number)
-        piles, at = [], 0
-        for depth in self.rules.depths:
-            piles.append(tuple(cards[at : at + depth]))
-            at += depth
-        reserve = tuple(cards[at : at + self.rules.reserve])
-        return Position(tuple(piles), reserve, tuple(cards[at + self.rules.reserve :]))
+        return Position(*deal_piles(self.deck(), self.rules.depths, self.rules.reserve, number))
 
     def check_layout(self, position: Position) -> Position:
         """Raise PositionError unless `position` fits this game (places, and cards of its deck)."""
@@ -392,17 +228,8 @@ class Game:
 
     def replay(self, start: Position, line: str | Iterable[str | Move]) -> Replay:
         """Play a line; the first move that cannot be read or played raises LineError."""
-        tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
-        position = start
-        played = []
-        for index, token in enumerate(tokens, start=1):
-            try:
-                move = token if isinstance(token, Move) else parse_move(token)
-                position = self.apply(position, move)
-            except MoveError as error:
-                raise LineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
-            played.append(move)
-        return Replay(start, tuple(played), position)
+        position, played = notation.play_line(start, line, parse_move, self.apply)
+        return Replay(start, played, position)
 
     def playouts(self, start: Position, choose: Iterator[int]) -> Iterator[tuple[Position, Move]]:
         """A random legal playout: `choose` yields indices (mod the move count). For tests."""
@@ -421,9 +248,6 @@ def card_names(cards: Iterable[Card]) -> str:
 
 
 __all__ = [
-    "PositionError",
-    "LineError",
-    "MoveError",
     "Game",
     "Move",
     "Place",

@@ -121,6 +121,20 @@ class RuleSet:
     def uses_suits(self) -> bool:
         return any(r.same_suit for r in self.removals)
 
+    def summary(self) -> dict[str, Any]:
+        """The facts a reader wants first (what `halfmoon rules list --json` prints)."""
+        return {
+            "name": self.name, "tag": self.tag, "deck": self.deck_size, "piles": self.piles,
+            "depths": sorted(set(self.depths)), "reserve": self.reserve, "stock": self.stock_size,
+            "removals": [rule.describe() for rule in self.removals], "win": self.win,
+        }
+
+    def summary_line(self) -> str:
+        depth = "/".join(map(str, sorted(set(self.depths))))
+        places = f"{self.piles} piles of {depth}" + (f", {self.reserve} reserve" if self.reserve else "")
+        stock = f", stock {self.stock_size} ({self.refill})" if self.stock_size else ", no stock"
+        return f"{places}{stock}; removes {'; '.join(r.describe() for r in self.removals)}; win: {self.win}"
+
     def to_json(self) -> dict[str, Any]:
         """The canonical file form; `rules_from_json(r.to_json()) == r`."""
         data: dict[str, Any] = {"schema": SCHEMA_ID, "name": self.name}

@@ -33,7 +33,7 @@ class _ScoreWords(Mapping[int, str]):
     def __getitem__(self, value: int) -> str:
         return f"score {-value}"
 
-    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+    def get(self, value: Any, default: Any = None) -> str:
         return f"score {-value}" if isinstance(value, int) else default
 
     def __iter__(self) -> Iterator[int]:
@@ -46,7 +46,7 @@ class _ScoreWords(Mapping[int, str]):
 class _DifferenceWords(Mapping[int, str]):
     """Words for ScoreDifference values: +3 reads "+3 (ahead by 3)"."""
 
-    def get(self, value: Any, default: Any = None) -> str:  # type: ignore[override]
+    def get(self, value: Any, default: Any = None) -> str:
         if not isinstance(value, int):
             return default
         if value == 0:
@@ -171,8 +171,9 @@ class GolfAdapter:
         """The max^n line for more than two players (labelled: a prediction, not a guarantee)."""
         if position.players <= 2 or position.ended() is not None:
             return []
-        max_positions = getattr(limits, "max_positions", None) or 200_000
-        max_seconds = getattr(limits, "max_seconds", None) or 20.0
+        nodes, seconds = getattr(limits, "nodes", None), getattr(limits, "seconds", None)
+        max_positions = min(nodes, 200_000) if nodes else 200_000  # the caller's limits, at most the defaults
+        max_seconds = min(seconds, 20.0) if seconds else 20.0
         result = maxn(position, max_positions, max_seconds)
         line = []
         p = position

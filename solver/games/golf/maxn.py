@@ -100,5 +100,5 @@ def maxn(position: Position, max_positions: int = 200_000, max_seconds: float = 
         assert move is not None
         line.append(move)
         p = p.apply(move)  # replayed through the rules, legality checked
-    assert p.result().scores == scores, "max^n line does not reach its own scores"
+    assert p.result().scores == scores, "max^n line does not reach its own scores"  # type: ignore[union-attr]  # the loop ends at a result
     return MaxnResult("solved", scores, tuple(line), len(table), time.perf_counter() - start)

@@ -26,7 +26,8 @@ from halfmoon.dealcodes.golf import (
     GolfDeal,
     golf_deal_from_code,
 )
-from halfmoon.solver.errors import InputError, LineError, MoveError, PositionError
+from halfmoon.solver.errors import InputError, MoveError, PositionError
+from halfmoon.solver.games import notation
 
 FULL_HAND = (1 << HAND_SIZE) - 1
 NO_SEAT = -1
@@ -122,11 +123,6 @@ def parse_move(text: str) -> Move:
     if match.group(4):
         return Move(match.group(4).upper(), int(match.group(5)) - 1)
     return Move("S", -1)
-
-
-def split_line(text: str) -> list[str]:
-    """A game line: moves separated by commas and/or white space."""
-    return [token for token in re.split(r"[,\s]+", text.strip()) if token]
 
 
 SETUP_MOVES = tuple(Move("F", a, b) for a, b in combinations(range(HAND_SIZE), 2))
@@ -514,17 +510,7 @@ def _json_cards(value: Any, where: str) -> tuple[int, ...]:
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> tuple[Position, tuple[Move, ...]]:
     """Play a line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
-    position = start
-    played: list[Move] = []
-    for index, token in enumerate(tokens, start=1):
-        try:
-            move = token if isinstance(token, Move) else parse_move(token)
-            position = position.apply(move)
-        except MoveError as error:
-            raise LineError(index, str(token), str(error).removeprefix(f"move {token}: ")) from None
-        played.append(move)
-    return position, tuple(played)
+    return notation.play_line(start, line, parse_move, Position.apply)
 
 
 # -- matches --------------------------------------------------------------------------------------

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from halfmoon.dealcodes import DealCode, deal_halfmoon
+from halfmoon.dealcodes import Card, DealCode, deal_halfmoon
+from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver.core.adapters import Solitaire
 from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
+from halfmoon.solver.errors import SolverBug
 
-from . import portfolio
+from . import kernel, portfolio
 from .render import describe
 from .rules import Move, Position, parse_line, replay
 
@@ -28,6 +30,38 @@ def greedy_score(position: Position, move: Move) -> int:
 def _replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
     played = replay(position, line if isinstance(line, str) else list(line))
     return played.position, played.moves
+
+
+def playouts(position: Position, rng: SplitMix64, count: int, greedy: bool) -> int | None:
+    """`count` of the rating's playouts from `position` in the kernel, drawing from `rng` exactly as
+    `rating.playout` does (same legal-move order, same greedy rule, same draws); None when the
+    Python engine is in use, so that the rating plays them through the rules instead."""
+    if kernel.resolve(None) != "native":
+        return None
+    wins, rng.state = kernel.playouts(position.piles, position.reserve, rng.state, count, greedy)
+    return wins
+
+
+def conceal(position: Position) -> tuple[Hashable, tuple[Card, ...]]:
+    """What the app shows (each pile's top card and height, the reserve) and the cards under the tops.
+
+    The cards removed so far are seen too; they are the deck less the table, so the view need
+    not list them. A card under a pile's top has never been seen: piles only shrink.
+    """
+    view = (tuple((pile[-1] if pile else None, len(pile)) for pile in position.piles), position.reserve)
+    return view, tuple(card for pile in position.piles for card in pile[:-1])
+
+
+def reveal(position: Position, cards: Sequence[Card]) -> Position:
+    """`position` with `cards` put under the pile tops, in `conceal`'s order (pile 1 bottom up, then pile 2, …)."""
+    piles, at = [], 0
+    for pile in position.piles:
+        hidden = max(len(pile) - 1, 0)
+        piles.append(tuple(cards[at:at + hidden]) + pile[-1:])
+        at += hidden
+    if at != len(cards):
+        raise SolverBug(f"reveal: {len(cards)} cards for {at} hidden places")
+    return Position(tuple(piles), position.reserve)
 
 
 def _cards(position: Position, move: Move) -> str:
@@ -57,4 +91,7 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     key=key,
     points=lambda move: move.points,
     greedy_score=greedy_score,
+    conceal=conceal,
+    reveal=reveal,
+    extra={"playouts": playouts},  # the rating's fast path (solver/rating.py)
 )

@@ -19,14 +19,22 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator
 
 from halfmoon.solver.core.solitaire import RefutedSet, solve_solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Deadline, Limits, SearchResult, Verdict
-from halfmoon.solver.errors import SolverBug, UnsupportedError
-from halfmoon.solver.games.halfmoon.cpsat import solve_cpsat
-from halfmoon.solver.games.halfmoon.rules import Move, Position, replay
+from halfmoon.solver.core.verdicts import (
+    DEFAULT_TT_BYTES,
+    Deadline,
+    Limits,
+    SearchResult,
+    Verdict,
+)
+from halfmoon.solver.errors import PositionError, SolverBug, UnsupportedError
+from halfmoon.solver.games.halfmoon import kernel
+from halfmoon.solver.games.halfmoon.rules import Move, Place, Position, replay, replay_wins
 from halfmoon.solver.games.halfmoon.search import (
+    MEMO_CAP,
     HalfMoonSearch,
     abstract_line,
     concretize,
@@ -34,10 +42,13 @@ from halfmoon.solver.games.halfmoon.search import (
 )
 
 #: Bump whenever verdict logic or the returned lines can change (the results store keys on it).
-SOLVER_VERSION = "hm-solver-3"
+#: hm-solver-4: CP-SAT joins `auto` later (CPSAT_AFTER_NODES), so a few hard deals get the
+#: search's line instead of CP-SAT's; the engines (native, python) give the same answers.
+SOLVER_VERSION = "hm-solver-4"
 
-#: Default wall-clock limit per deal, in seconds. Typical deals take milliseconds; the
-#: hardest of HM1 0-999 take about 10 s of CPU, and a shared machine can stretch that.
+#: Default wall-clock limit per deal, in seconds. Typical deals take a fraction of a millisecond
+#: on the native engine; the hardest of HM1 0-999 take about 10 s of CPU on the Python engine,
+#: and a shared machine can stretch that.
 DEFAULT_TIME_LIMIT = 120.0
 METHODS = ("auto", "search", "cpsat")
 
@@ -70,8 +81,13 @@ def reverse_position(position: Position) -> Position:
 SEARCH_FIRST = (150, 400)
 SEARCH_GROWTH = 2.5
 #: `auto` runs CP-SAT on the whole position once the runs reach this size, then again
-#: after every second round of runs with CP_GROWTH times more deterministic time.
-CPSAT_AFTER_NODES = 10_000
+#: after every second round of runs with CP_GROWTH times more deterministic time. Tuned for
+#: the native engine (a few million nodes a second): CP-SAT's first step costs 0.1-0.5 s, so it
+#: joins once both directions have spent about as much (runs of 244 140 nodes, about 0.8
+#: million in all); every deal of HM1 0-999 is decided by the search before that. The schedule
+#: does not depend on the engine, so both give the same answers (the Python engine reaches
+#: CP-SAT after 15 s or so instead).
+CPSAT_AFTER_NODES = 100_000
 CPSAT_FIRST, CPSAT_GROWTH = 0.05, 2.0
 
 
@@ -111,13 +127,29 @@ def _check_method(method: str) -> str:
 def verify_line(position: Position, moves: Iterable[Move]) -> tuple[Move, ...]:
     """Replay `moves` through the rules; raise SolverBug unless they win."""
     line = tuple(moves)
+    if replay_wins(position, line):
+        return line
     try:
-        end = replay(position, list(line)).position
+        end = replay(position, list(line)).position  # the slow replay names what is wrong
     except ValueError as error:
         raise SolverBug(f"solver line does not replay: {error}") from None
     if not end.is_won:
         raise SolverBug(f"solver line leaves {end.cards_left} cards")
     return line
+
+
+@lru_cache(maxsize=64)
+def _move_maker(npiles: int) -> Callable[[tuple[int, ...]], Move]:
+    """Place codes (pile i -> i, reserve slot j -> npiles + j) to `Move` values, memoised:
+    a deal has a few hundred distinct moves and a line names 48."""
+    places: dict[int, Place] = {}
+
+    @lru_cache(maxsize=4096)
+    def move(codes: tuple[int, ...]) -> Move:
+        return Move(tuple(places.get(code) or places.setdefault(
+            code, Place(False, code) if code < npiles else Place(True, code - npiles)) for code in codes))
+
+    return move
 
 
 class _Direction:
@@ -128,26 +160,41 @@ class _Direction:
 
     def __init__(self, position: Position, reversed_: bool, seed: int, tt_bytes: int, oracle: bool,
                  portfolio: "_Portfolio") -> None:
-        self.position = reverse_position(position) if reversed_ else position
+        self.dealt = position
         self.reversed = reversed_
         self.name = "reversed" if reversed_ else "forward"
         self.seed = seed
         self.tt_bytes = tt_bytes
-        self.table = RefutedSet(Limits(memory_bytes=tt_bytes).tt_entries)
-        self.state = HalfMoonSearch(self.position)
         self.runs = 0
         self.asked: dict = {}
         self.use_oracle = oracle
         self.portfolio = portfolio
         self.nodes = 0
+        self.engine = portfolio.engine
+        capacity = Limits(memory_bytes=tt_bytes).tt_entries
+        if self.engine == "native":
+            # The kernel's own state and refuted set (the same capacity in entries); it reads
+            # the cards as dealt and turns the piles over itself.
+            try:
+                self.native = kernel.new_search(position.piles, position.reserve, capacity, MEMO_CAP, reversed_)
+            except ValueError as error:
+                if isinstance(error, kernel.unsupported_error()):
+                    raise
+                raise PositionError(str(error)) from None
+        else:
+            self.position = reverse_position(position) if reversed_ else position
+            self.table = RefutedSet(capacity)
+            self.state = HalfMoonSearch(self.position)
 
-    def oracle(self, prefix: tuple, level: int) -> tuple | bool | None:
+    def oracle(self, prefix: Any, level: int) -> tuple[Any, ...] | bool | None:
         """CP-SAT on the position a search line reaches (see `solve_solitaire`'s oracle).
 
         Asked again about a node whose subtree keeps growing, it spends twice as much.
         """
         if not prefix:
             return None  # the whole position: the portfolio's own CP-SAT steps cover it
+        from .cpsat import solve_cpsat  # OR-tools loads only when CP-SAT is asked
+
         _, reached = concretize_from(self.position, prefix)
         result = solve_cpsat(reached, time_limit=self.portfolio.deadline.remaining(),
                              deterministic_limit=ORACLE_DETERMINISTIC * 2**level, seed=self.seed)
@@ -163,19 +210,22 @@ class _Direction:
         """Search `budget` more nodes; a decided verdict with a line for the dealt position."""
         started = time.perf_counter()
         remaining = self.portfolio.deadline.remaining()
-        result = solve_solitaire(
-            self.state,
-            Limits(seconds=None if remaining is None else max(remaining, 1e-3), nodes=budget,
-                   memory_bytes=self.tt_bytes),
-            budgets=(budget,),
-            seed=self.seed,
-            refuted=self.table,
-            unsalted_runs=2,
-            oracle=self.oracle if self.use_oracle else None,
-            oracle_after=ORACLE_AFTER,
-            oracle_asked=self.asked,
-            first_run=self.runs,
-        )
+        seconds = None if remaining is None else max(remaining, 1e-3)
+        if self.engine == "native":
+            result = self._native_step(budget, seconds)
+        else:
+            result = solve_solitaire(
+                self.state,
+                Limits(seconds=seconds, nodes=budget, memory_bytes=self.tt_bytes),
+                budgets=(budget,),
+                seed=self.seed,
+                refuted=self.table,
+                unsalted_runs=2,
+                oracle=self.oracle if self.use_oracle else None,
+                oracle_after=ORACLE_AFTER,
+                oracle_asked=self.asked,
+                first_run=self.runs,
+            )
         self.runs = result.stats["runs"]
         self.nodes += result.nodes
         self.portfolio.nodes += result.nodes
@@ -188,18 +238,48 @@ class _Direction:
         method = "cpsat" if result.stats["oracle"]["decided"] else "search"
         if result.verdict is Verdict.UNWINNABLE:
             return Verdict.UNWINNABLE, None, method
-        moves = concretize(self.position, result.line or ())
+        if self.engine == "native":
+            moves = self._native_moves(result.line or ())
+        else:
+            moves = concretize(self.position, result.line or ())
         if self.reversed:
             moves = tuple(reversed(moves))
         return Verdict.WINNABLE, moves, method
+
+    def _native_moves(self, line: tuple) -> tuple[Move, ...]:
+        """The kernel's concretization (the same choices as `concretize`) as rules-level moves."""
+        try:
+            codes = self.native.concretize(line)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as error:
+            raise SolverBug(f"native Half Moon search: its line does not concretize on {self.dealt}: "
+                            f"{type(error).__name__}: {error}") from error
+        return tuple(map(_move_maker(len(self.dealt.piles)), codes))
+
+    def _native_step(self, budget: int, seconds: float | None) -> SearchResult:
+        """The same run as `solve_solitaire` above, in the kernel (no oracle there)."""
+        try:
+            code, line, nodes, stopped = self.native.step(budget, seconds, self.seed)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as error:  # a kernel bug is an internal error, never a verdict
+            raise SolverBug(f"native Half Moon search failed on {self.dealt}: {type(error).__name__}: "
+                            f"{error}") from error
+        stats = {"runs": self.native.runs, "refuted": self.native.refuted_count, "oracle": {"decided": False}}
+        if code < 0:
+            return SearchResult(Verdict.UNKNOWN, None, nodes, 0.0, stopped, stats=stats)
+        verdict = Verdict.WINNABLE if code == 1 else Verdict.UNWINNABLE
+        return SearchResult(verdict, line, nodes, 0.0, None, stats=stats)
 
 
 class _Portfolio:
     """Runs the steps of one solve under the deadline and the node limit."""
 
     def __init__(self, position: Position, deadline: Deadline, node_limit: int | None, seed: int,
-                 tt_bytes: int, oracle: bool) -> None:
+                 tt_bytes: int, oracle: bool, engine: str = "python") -> None:
         self.position = position
+        self.engine = engine
         self.deadline = deadline
         self.node_limit = node_limit
         self.seed = seed
@@ -214,8 +294,18 @@ class _Portfolio:
         """A direction's search, built on first use (both share the memory cap)."""
         found = self.directions.get(name)
         if found is None:
-            found = self.directions[name] = _Direction(self.position, name == "reversed", self.seed,
-                                                       self.tt_bytes // 2, self.use_oracle, self)
+            try:
+                found = _Direction(self.position, name == "reversed", self.seed, self.tt_bytes // 2,
+                                   self.use_oracle, self)
+            except kernel.unsupported_error() as error:
+                # A layout the kernel cannot pack (e.g. more than 64 piles): the Python search.
+                if self.directions:
+                    raise SolverBug(f"native Half Moon search: {error}") from error
+                self.engine = self.stats["engine"] = "python"
+                self.stats["engine_note"] = str(error)
+                found = _Direction(self.position, name == "reversed", self.seed, self.tt_bytes // 2,
+                                   self.use_oracle, self)
+            self.directions[name] = found
         return found
 
     def run(self, method: str) -> SearchResult[Move] | None:
@@ -244,6 +334,8 @@ class _Portfolio:
         return None
 
     def cpsat(self, deterministic: float | None) -> tuple[Verdict, tuple[Move, ...] | None, str] | None:
+        from .cpsat import solve_cpsat  # OR-tools loads only when CP-SAT is asked
+
         result = solve_cpsat(self.position, time_limit=self.deadline.remaining(),
                              deterministic_limit=deterministic, seed=self.seed)
         self.nodes += result.branches
@@ -271,19 +363,28 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def solve(position: Position, method: str = "auto", limits: Limits = Limits(), seed: int = 0) -> SearchResult[Move]:
+def solve(position: Position, method: str = "auto", limits: Limits = Limits(), seed: int = 0,
+          engine: str | None = None) -> SearchResult[Move]:
     """Decide whether `position` can be won, exactly; `unknown` only when a limit is hit.
 
     `limits.seconds` is wall-clock time for the whole solve, `limits.nodes` caps search nodes
     over both directions (CP-SAT is not counted), `limits.memory_bytes` caps the transposition
     sets; None is no limit of that kind. Same position, method, limits and seed give the same
-    verdict and line everywhere unless the wall clock cuts a run short.
+    verdict and line everywhere unless the wall clock cuts a run short, with either engine.
+
+    `engine` is "native" (the compiled kernel), "python" (the reference search) or None for the
+    default (`kernel.resolve`); ``stats["engine"]`` says which ran.
     """
     _check_method(method)
+    chosen = kernel.resolve(engine)
+    use_oracle = method == "auto" and USE_ORACLE
+    if use_oracle:
+        chosen = "python"  # the oracle hooks into the Python DFS only
     tt_bytes = DEFAULT_TT_BYTES if limits.memory_bytes is None else limits.memory_bytes
     started = time.perf_counter()
     portfolio = _Portfolio(position, Deadline.after(limits.seconds), limits.nodes, seed, tt_bytes,
-                           oracle=method == "auto" and USE_ORACLE)
+                           oracle=use_oracle, engine=chosen)
+    portfolio.stats["engine"] = chosen
     with _gc_paused():
         result = portfolio.run(method)
     seconds = time.perf_counter() - started

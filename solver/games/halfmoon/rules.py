@@ -1,65 +1,44 @@
 """Half Moon rules: positions, moves, legality, replay. No search lives here.
 
 A position is an immutable value: the cards still in each pile (bottom → top) and in each
-reserve slot. Moves remove a pair of number cards summing to 11 or a jack, queen and king,
-taken from pile tops and reserve slots. The number of piles and slots is free, so small
-hand-made layouts use the same rules as the 12-pile, 8-slot deal.
+reserve slot (the shared pile-and-reserve value of `solver.games.piles`, without a stock).
+Moves remove a pair of number cards summing to 11 or a jack, queen and king, taken from pile
+tops and reserve slots. The number of piles and slots is free, so small hand-made layouts use
+the same rules as the 12-pile, 8-slot deal.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import ClassVar, Iterable, Sequence
 
-from halfmoon.dealcodes import Card, CardError, HalfMoonDeal, deal_from_code, parse_card
+from halfmoon.dealcodes import Card, HalfMoonDeal, deal_from_code
 from halfmoon.dealcodes.cards import JACK, KING, QUEEN
-from halfmoon.solver.errors import LineError, MoveError, PositionError
+from halfmoon.solver.errors import MoveError
+from halfmoon.solver.games import notation, piles
+from halfmoon.solver.games.notation import split_line
+from halfmoon.solver.games.piles import PilePosition, Place, parse_place
 
 PAIR_POINTS = 10
 TRIPLE_POINTS = 15
 FACE_RANKS = (JACK, QUEEN, KING)
 
-
-class Place(NamedTuple):
-    """A pile (``in_reserve`` False) or reserve slot, 0-based inside, 1-based in text."""
-
-    in_reserve: bool
-    index: int
-
-    def __str__(self) -> str:
-        return f"R{self.index + 1}" if self.in_reserve else str(self.index + 1)
-
-
-_PLACE_RE = re.compile(r"^(R?)(\d+)$", re.IGNORECASE)
-
-
-def parse_place(text: str) -> Place:
-    match = _PLACE_RE.match(text.strip())
-    if not match or int(match.group(2)) < 1:
-        raise MoveError(f"unknown place {text.strip()!r}: expected a pile number 1-12 or a reserve slot R1-R8")
-    return Place(bool(match.group(1)), int(match.group(2)) - 1)
+__all__ = [
+    "FACE_RANKS", "Move", "PAIR_POINTS", "Place", "Position", "Replay", "TRIPLE_POINTS", "group_reason", "parse_line",
+    "parse_move", "parse_place", "replay", "replay_wins", "split_line", "won_score",
+]
 
 
 @dataclass(frozen=True)
-class Move:
-    """A removal: two places (a pair) or three (a triple), kept in canonical order."""
-
-    places: tuple[Place, ...]
+class Move(piles.Move):
+    """A removal: two places (a pair) or three (a jack, queen and king), kept in canonical order."""
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.places))
-        object.__setattr__(self, "places", ordered)
-        if len(ordered) not in (2, 3):
+        super().__post_init__()
+        if len(self.places) not in (2, 3):
             raise MoveError(f"move {self}: expected 2 places (a pair) or 3 (a jack, queen and king)")
-        if len(set(ordered)) != len(ordered):
-            twice = next(p for p in ordered if ordered.count(p) > 1)
-            raise MoveError(f"move {self}: place {twice} is used twice")
-
-    def __str__(self) -> str:
-        return "+".join(map(str, self.places))
 
     @property
     def points(self) -> int:
@@ -72,38 +51,16 @@ class Move:
 
 def parse_move(text: str) -> Move:
     """Read ``1+8``, ``8+5+3`` or ``R3+12``; order inside a move does not matter."""
-    token = text.strip()
-    if not token:
-        raise MoveError("empty move: expected places joined by '+', e.g. '1+8' or '8+5+3'")
-    parts = token.split("+")
-    places = []
-    for part in parts:
-        if not part.strip():
-            raise MoveError(f"move {token!r}: empty place between '+' signs")
-        places.append(parse_place(part))
+    token, places = piles.parse_places(text, fewest=1)
     if len(places) not in (2, 3):
         raise MoveError(
             f"move {token!r} names {len(places)} place(s), expected 2 (a pair) or 3 (a jack, queen and king)"
         )
-    if len(set(places)) != len(places):
-        twice = next(str(p) for p in places if places.count(p) > 1)
-        raise MoveError(f"move {token!r}: place {twice} is used twice")
     return Move(tuple(places))
 
 
-def split_line(text: str) -> list[str]:
-    """A game line: moves separated by commas and/or white space."""
-    return [token for token in re.split(r"[,\s]+", text.strip()) if token]
-
-
 def parse_line(text: str) -> list[Move]:
-    moves = []
-    for index, token in enumerate(split_line(text), start=1):
-        try:
-            moves.append(parse_move(token))
-        except MoveError as error:
-            raise LineError(index, token, str(error)) from None
-    return moves
+    return notation.parse_line(text, parse_move)
 
 
 def group_reason(cards: Sequence[Card]) -> str | None:
@@ -120,11 +77,11 @@ def group_reason(cards: Sequence[Card]) -> str | None:
 
 
 @dataclass(frozen=True)
-class Position:
-    """The cards still on the table. Text form round-trips: ``Position.parse(str(p)) == p``."""
+class Position(PilePosition):
+    """The cards still on the table (no stock). Text form round-trips: ``Position.parse(str(p)) == p``."""
 
-    piles: tuple[tuple[Card, ...], ...]
-    reserve: tuple[Card | None, ...]
+    HAS_STOCK: ClassVar[bool] = False
+    REQUIRED: ClassVar[tuple[str, ...]] = ("piles", "reserve")
 
     @classmethod
     def from_deal(cls, deal: HalfMoonDeal) -> Position:
@@ -133,27 +90,6 @@ class Position:
     @classmethod
     def from_code(cls, code: str) -> Position:
         return cls.from_deal(deal_from_code(code))
-
-    # -- reading the table -------------------------------------------------------------
-
-    def card_at(self, place: Place) -> Card | None:
-        if place.in_reserve:
-            return self.reserve[place.index] if place.index < len(self.reserve) else None
-        pile = self.piles[place.index] if place.index < len(self.piles) else ()
-        return pile[-1] if pile else None
-
-    def playable(self) -> list[tuple[Place, Card]]:
-        """Every card that can be taken now: each pile's top and every reserve card."""
-        cards = [(Place(False, i), pile[-1]) for i, pile in enumerate(self.piles) if pile]
-        cards += [(Place(True, i), card) for i, card in enumerate(self.reserve) if card is not None]
-        return cards
-
-    @property
-    def cards_left(self) -> int:
-        return sum(map(len, self.piles)) + sum(card is not None for card in self.reserve)
-
-    def all_cards(self) -> list[Card]:
-        return [card for pile in self.piles for card in pile] + [c for c in self.reserve if c is not None]
 
     @property
     def is_won(self) -> bool:
@@ -210,75 +146,6 @@ class Position:
                 piles[place.index] = piles[place.index][:-1]
         return Position(tuple(piles), tuple(reserve))
 
-    def describe(self, move: Move) -> str:
-        """The move with its card names, e.g. ``1+8 (5S+6D)``."""
-        return f"{move} ({'+'.join(str(self.card_at(p)) for p in move.places)})"
-
-    # -- text and JSON -------------------------------------------------------------------
-
-    def __str__(self) -> str:
-        piles = "/".join("".join(map(str, pile)) or "-" for pile in self.piles)
-        reserve = " ".join(str(card) if card else "--" for card in self.reserve)
-        return f"{piles} | {reserve}"
-
-    @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read the text form: piles bottom → top joined by ``/`` (``-`` empty), ``|``, reserve."""
-        if text.count("|") != 1:
-            raise PositionError("position text: expected 'pile/pile/... | reserve slots' with one '|'")
-        pile_text, reserve_text = text.split("|")
-        piles = []
-        for number, chunk in enumerate(pile_text.strip().split("/"), start=1):
-            chunk = chunk.strip()
-            if chunk == "-":
-                piles.append(())
-                continue
-            if len(chunk) % 2:
-                raise PositionError(f"pile {number}: {chunk!r} is not a run of two-character cards")
-            piles.append(tuple(_layout_card(chunk[i : i + 2], f"pile {number}") for i in range(0, len(chunk), 2)))
-        reserve = [
-            None if token == "--" else _layout_card(token, f"reserve slot R{slot}")
-            for slot, token in enumerate(reserve_text.split(), start=1)
-        ]
-        return cls(tuple(piles), tuple(reserve))
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``deal --json`` shape: piles bottom → top, reserve slots (null when empty)."""
-        return {
-            "piles": [[str(card) for card in pile] for pile in self.piles],
-            "reserve": [str(card) if card else None for card in self.reserve],
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Position:
-        """Read the ``deal --json`` shape (extra keys such as ``code`` are ignored)."""
-        if not isinstance(data, Mapping):
-            raise PositionError("layout: expected a JSON object with 'piles' and 'reserve'")
-        for key in ("piles", "reserve"):
-            if key not in data:
-                raise PositionError(f"layout: missing key {key!r}")
-        if not isinstance(data["piles"], list) or not all(isinstance(p, list) for p in data["piles"]):
-            raise PositionError("layout: 'piles' must be a list of lists of cards (bottom → top)")
-        if not isinstance(data["reserve"], list):
-            raise PositionError("layout: 'reserve' must be a list of cards or nulls")
-        piles = tuple(
-            tuple(_layout_card(card, f"piles[{i}][{j}]") for j, card in enumerate(pile))
-            for i, pile in enumerate(data["piles"])
-        )
-        reserve = tuple(
-            None if card is None else _layout_card(card, f"reserve[{i}]") for i, card in enumerate(data["reserve"])
-        )
-        return cls(piles, reserve)
-
-
-def _layout_card(value: Any, where: str) -> Card:
-    if not isinstance(value, str):
-        raise PositionError(f"{where}: expected a card such as '5S', got {value!r}")
-    try:
-        return parse_card(value)
-    except CardError as error:
-        raise PositionError(f"{where}: {error}") from None
-
 
 @dataclass(frozen=True)
 class Replay:
@@ -295,19 +162,42 @@ class Replay:
 
 def replay(start: Position, line: str | Iterable[str | Move]) -> Replay:
     """Play a game line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | Move] = split_line(line) if isinstance(line, str) else list(line)
-    position = start
-    played = []
-    for index, token in enumerate(tokens, start=1):
-        try:
-            move = token if isinstance(token, Move) else parse_move(token)
-            position = position.apply(move)
-        except MoveError as error:
-            message = str(error)
-            prefix = f"move {token}: "
-            raise LineError(index, str(token), message.removeprefix(prefix)) from None
-        played.append(move)
-    return Replay(start, tuple(played), position)
+    position, played = notation.play_line(start, line, parse_move, Position.apply)
+    return Replay(start, played, position)
+
+
+def replay_wins(start: Position, moves: Iterable[Move]) -> bool:
+    """Whether `moves`, played in turn from `start`, are all legal and remove every card.
+
+    The same checks as `Position.apply` (the place exists and holds a card, the cards form a
+    pair summing to 11 or a jack, queen and king) on a scratch copy of the table, without
+    building a position per move: the solvers check every winning line with it. `replay`
+    says what is wrong with a line that fails.
+    """
+    piles = [list(pile) for pile in start.piles]
+    reserve = list(start.reserve)
+    npiles, nslots = len(piles), len(reserve)
+    faces = [JACK, QUEEN, KING]
+    for move in moves:
+        ranks = []
+        for in_reserve, index in move.places:
+            if in_reserve:
+                card = reserve[index] if index < nslots else None
+                if card is None:
+                    return False
+                reserve[index] = None
+            else:
+                pile = piles[index] if index < npiles else None
+                if not pile:
+                    return False
+                card = pile.pop()
+            ranks.append(card.rank)
+        if len(ranks) == 2:
+            if ranks[0] + ranks[1] != 11 or ranks[0] >= JACK or ranks[1] >= JACK:
+                return False
+        elif len(ranks) != 3 or sorted(ranks) != faces:
+            return False
+    return not any(piles) and not any(reserve)
 
 
 def won_score(position: Position) -> int:

@@ -23,11 +23,10 @@ from halfmoon.dealcodes.shithead import MAX_PLAYERS, MIN_PLAYERS, deal_shithead
 from halfmoon.solver.core.game import Outcome
 from halfmoon.solver.errors import (
     IllegalMoveError,
-    InputError,
-    LineError,
     MoveError,
     PositionError,
 )
+from halfmoon.solver.games import notation
 
 TWO, THREE, SEVEN, EIGHT, TEN = 2, 3, 7, 8, 10
 HAND_SIZE = 3
@@ -45,7 +44,7 @@ class Move(NamedTuple):
 
     kind: str
     rank: int = 0
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count on purpose (cards played)
     extra_up: int = 0
     slot: int = 0
 
@@ -93,10 +92,6 @@ def parse_move(text: str) -> Move:
         f"unknown move {text.strip()!r}: expected a rank with an optional count (7, 7x2, 7x2+up1), "
         "up:RANK, down:N or pickup"
     )
-
-
-def split_line(text: str) -> list[str]:
-    return [t for t in re.split(r"[,\s]+", text.strip()) if t]
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -411,15 +406,6 @@ def outcome(position: Position) -> Outcome | None:
 
 
 
-def replay(position: Position, line: str | Sequence[str]) -> tuple[Position, list[Move]]:
+def replay(position: Position, line: str | Sequence[str]) -> tuple[Position, tuple[Move, ...]]:
     """Play a line of moves (text); errors name the move's 1-based index."""
-    tokens = split_line(line) if isinstance(line, str) else list(line)
-    moves: list[Move] = []
-    for index, token in enumerate(tokens, start=1):
-        try:
-            move = parse_move(token)
-            position = apply(position, move)
-        except InputError as error:
-            raise LineError(index, token, str(error)) from None
-        moves.append(move)
-    return position, moves
+    return notation.play_line(position, line, parse_move, apply)

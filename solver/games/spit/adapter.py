@@ -142,7 +142,7 @@ class SpitAdapter:
         """Each player's solitaire count (fewest actions to clear the stock alone); [] once over."""
         if terminal(position) is not None:
             return []
-        cap = getattr(limits, "max_positions", None) or SOLITAIRE_LIMIT
+        cap = getattr(limits, "nodes", None) or SOLITAIRE_LIMIT
         return solitaire_report(position, min(cap, SOLITAIRE_LIMIT))
 
     def sample_positions(self, seed: int, count: int) -> Iterator[SpitPosition]:

@@ -32,6 +32,8 @@ from halfmoon.solver.errors import (
     MoveError,
     PositionError,
 )
+from halfmoon.solver.games import notation
+from halfmoon.solver.games.notation import split_line
 
 SEATS = 2
 PILE_NAMES = "AB"  # spit pile A is seat 0's (the first player's), B is seat 1's
@@ -115,21 +117,6 @@ def parse_move(text: str) -> SpitMove:
     if int(target) - 1 == source:
         raise MoveError(f"move {token!r}: a card cannot move to the place it is in")
     return FILLS[source][int(target) - 1]
-
-
-def split_line(text: str) -> list[str]:
-    """A line: moves separated by commas and/or white space (``3 > A`` is not allowed inside one)."""
-    return [token for token in re.split(r"[,\s]+", text.strip()) if token]
-
-
-def parse_line(text: str) -> list[SpitMove]:
-    moves = []
-    for index, token in enumerate(split_line(text), start=1):
-        try:
-            moves.append(parse_move(token))
-        except MoveError as error:
-            raise LineError(index, token, str(error)) from None
-    return moves
 
 
 def format_line(moves: Iterable[SpitMove]) -> str:
@@ -528,6 +515,10 @@ def apply(position: SpitPosition, move: SpitMove) -> SpitPosition:
 _new = tuple.__new__  # builds a SpitPosition without NamedTuple's keyword handling (hot loop)
 
 
+def parse_line(text: str) -> list[SpitMove]:
+    return notation.parse_line(text, parse_move)
+
+
 def _apply(position: SpitPosition, move: SpitMove) -> SpitPosition:
     """`apply` without the legality check (for moves from `legal_moves`)."""
     stock, spit_cards, spit_piles, seat, passed = position
@@ -693,7 +684,7 @@ class Replay:
 
 def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
     """Play a line; the first move that cannot be read or played raises LineError."""
-    tokens: list[str | SpitMove] = split_line(line) if isinstance(line, str) else list(line)
+    tokens: list[str | SpitMove] = list(split_line(line) if isinstance(line, str) else line)
     position = start
     positions = [start]
     played = []

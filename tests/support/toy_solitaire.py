@@ -27,6 +27,8 @@ TAG = "TY"
 VERSION = "toy-1"
 #: Deal numbers whose solve kills the worker process (for the worker-death tests).
 KILLERS_ENV = "TOY_KILLERS"
+#: Seconds each solve sleeps first (a survey slow enough to be interrupted mid-way).
+DELAY_ENV = "TOY_DELAY"
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ def _solve_with_killers(position: Position, method: str, limits: Limits, seed: i
     killers = os.environ.get(KILLERS_ENV, "")
     if killers and str(position) in {str(toy_deal(int(n))) for n in killers.split(",")}:
         os._exit(13)  # a worker dying mid-job, as a crash or the OOM killer would do it
+    if os.environ.get(DELAY_ENV):
+        time.sleep(float(os.environ[DELAY_ENV]))
     return toy_solve(position, method, node_limit=limits.nodes).found()
 
 

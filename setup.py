@@ -1,0 +1,60 @@
+"""Builds the compiled Half Moon search (`halfmoon.solver.games.halfmoon._kernel`), optionally.
+
+The project's metadata lives in pyproject.toml; this file only adds the Cython extension.
+Without a working C compiler (or without Cython) the build prints one warning and goes on:
+the package then runs the Python search, which gives the same answers, slower.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+KERNEL = "halfmoon.solver.games.halfmoon._kernel"
+SOURCE = "solver/games/halfmoon/_kernel.pyx"
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns instead of failing: the kernel is an accelerator, not a requirement."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # noqa: BLE001 - any build failure means: no kernel
+            self._warn(error)
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # noqa: BLE001
+            self._warn(error)
+
+    @staticmethod
+    def _warn(error: BaseException) -> None:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"WARNING: the native Half Moon search was not built ({first}); "
+              "the Python search will be used", file=sys.stderr)
+
+
+def extensions() -> list:
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Extension
+    except ImportError:
+        print("WARNING: Cython is not available; the native Half Moon search will not be built", file=sys.stderr)
+        return []
+    try:
+        return cythonize(
+            [Extension(KERNEL, [SOURCE], extra_compile_args=["-O3"])],
+            compiler_directives={"language_level": "3"},
+            quiet=True,
+        )
+    except Exception as error:  # noqa: BLE001
+        print(f"WARNING: the native Half Moon search could not be translated ({error}); "
+              "the Python search will be used", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
