@@ -99,7 +99,7 @@ class _Search:
         self.maximizers = question.maximizers
         self.value = question.value
         self.budget = budget
-        self.counter = counter  # [nodes] shared by every search of a solve
+        self.counter = counter  # [nodes, positions stored, position limit] shared by every search of a solve
         self.restrict = restrict  # 0: the real game; 1: the maximizing side limited; 2: the minimizing side
         self.level = level  # reversible moves the limited side may make per stretch
         self.table: dict[Hashable, tuple[int, int, int, int]] = {}  # key → (low, high, best move, filter)
@@ -200,6 +200,10 @@ class _Search:
         finally:
             del path[key]
         if loop >= depth:  # no repetition above this node was used: a fact about the position
+            if entry is None and tkey not in table:
+                counter[1] += 1
+                if counter[1] > counter[2]:
+                    raise _LimitHit(f"position limit {counter[2]} reached")
             if best <= a0:
                 lo, hi = self.low, best
             elif best >= b0:
@@ -336,13 +340,13 @@ def solve_alphabeta(
     """Every question about `position` by alpha-beta (see the module docstring)."""
     budget = _Budget(limits, progress=progress)
     view = _View(game, position)
-    counter = [0]
+    counter = [0, 0, limits.nodes if limits.nodes is not None else 1 << 62]
     evaluators = [_Evaluator(view, q, budget, counter) for q in questions]
 
     def tables() -> list[_Search]:
         return [s for e in evaluators for s in e.searches]
 
-    budget.counts = lambda: (sum(len(s.table) for s in tables()), counter[0], 0)
+    budget.counts = lambda: (counter[1], counter[0], 0)
     root = view.node_of(position)
     root_terminal = game.terminal(position)
     moves = list(game.legal_moves(position)) if root_terminal is None else []

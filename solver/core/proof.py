@@ -111,7 +111,7 @@ class Prover:
         self.view = view
         self.goal = goal
         self.budget = budget
-        self.counter = counter  # shared [expansions, slice end] of every prover of a solve
+        self.counter = counter  # shared [expansions, slice end, positions stored, position limit] of a solve
         self.table: dict[Hashable, int] = {}  # key → -1-depth (proven), 0 (disproven), pn << 32 | dn
         maximizers = goal.question.maximizers
         self.path: dict[Hashable, int] = {}
@@ -267,6 +267,8 @@ class Prover:
                     c_pn = INF
             pns[best], dns[best], loops[best] = mid(kids[best], ckeys[best], c_pn, c_dn, depth + 1)
         del path[key]
+        if key not in table:
+            self._new_entry()
         if pn == 0:
             if is_or:
                 d = min(-1 - table[ckeys[i]] for i in range(n) if pns[i] == 0)
@@ -285,6 +287,12 @@ class Prover:
             return INF, 0, loop  # depends on the path above: used, not stored
         table[key] = pn << _SHIFT | dn
         return pn, dn, _FREE
+
+    def _new_entry(self) -> None:
+        counter = self.counter
+        counter[2] += 1
+        if counter[2] > counter[3]:
+            raise _LimitHit(f"position limit {counter[3]} reached")
 
     def purge(self) -> int:
         """Forget the search numbers of unsettled positions (keep every fact); entries dropped."""
@@ -376,13 +384,13 @@ def solve_proof(
     """Every question about `position` by df-pn (see the module docstring); `unknown` at a limit."""
     budget = _Budget(limits, progress=progress)
     view = View(game, position, questions)
-    counter = [0, 0]
+    counter = [0, 0, 0, limits.nodes if limits.nodes is not None else 1 << 62]
     qs = [_Question(q, view, budget, counter) for q in questions]
 
     def positions() -> int:
         return sum(q.table_entries() for q in qs)
 
-    budget.counts = lambda: (positions(), counter[0], 0)
+    budget.counts = lambda: (counter[2], counter[0], 0)
     root = view.node_of(position)
     root_terminal = game.terminal(position)
     moves = list(game.legal_moves(position)) if root_terminal is None else []
