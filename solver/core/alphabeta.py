@@ -398,6 +398,7 @@ def solve_alphabeta(
     finally:
         sys.setrecursionlimit(old_limit)
     searches = tables()
+    budget.report(final=True)
     positions = max(1, sum(len(s.table) for s in searches))
     nodes = counter[0]
     bytes_per_position = _table_bytes(searches) / positions

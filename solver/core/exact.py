@@ -162,6 +162,9 @@ class _Budget:
             self.report()
         share = self.explore_share if self.exploring else 1.0
         if limits.seconds is not None and self.elapsed() > limits.seconds * share:
+            if share < 1.0:
+                raise _LimitHit(f"time limit {limits.seconds:g} s reached (the exploration stops at "
+                                f"{limits.seconds * share:g} s, leaving the rest for the analysis)")
             raise _LimitHit(f"time limit {limits.seconds:g} s reached")
         if limits.memory_bytes is not None and self.rss0:
             if _rss_bytes() - self.rss0 > limits.memory_bytes * share:
@@ -233,12 +236,14 @@ def solve_all(
                                    f"{game.name} may repeat positions")
         return solve_alphabeta(game, position, questions, limits, max_line, progress)
     if method == "retrograde":
-        return _retrograde(game, position, questions, limits, max_line)
+        return _retrograde(game, position, questions, limits, max_line, progress)
     if method == "negamax":
         if not is_acyclic(game):
             raise UnsupportedError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
-        budget = _Budget(limits)
-        return [_negamax_solve(game, position, q, budget, max_line) for q in questions]
+        budget = _Budget(limits, progress=progress)
+        solutions = [_negamax_solve(game, position, q, budget, max_line) for q in questions]
+        budget.report(final=True)
+        return solutions
     raise UnsupportedError(f"unknown method {method!r}: expected {', '.join(METHODS)}")
 
 
@@ -305,6 +310,7 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget, partial: bool = Fals
     successors = getattr(game, "successors", None)
 
     index[key_of(root)] = 0
+    budget.counts = lambda: (len(index), len(succ), 0)
     make_kernel = getattr(game, "kernel", None)
     try:
         if make_kernel is not None:
@@ -527,7 +533,8 @@ BOUND = 1 << 40  # stands for "anything" at the frontier of a partial graph
 
 
 def _retrograde(
-    game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int
+    game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int,
+    progress: Progress | None = None,
 ) -> list[Solution[P, M]]:
     """Build the graph once, then answer each question. When a limit stops the exploration, the
     partial graph still settles every position whose value does not depend on the frontier:
@@ -535,7 +542,15 @@ def _retrograde(
     can have (the question's `value_bounds`, else ∓BOUND), and where the two agree the value is
     exact (e.g. a win forced inside the explored part); elsewhere it is unknown, with the bounds
     reported."""
-    budget = _Budget(limits, explore_share=0.6)
+    budget = _Budget(limits, explore_share=0.6, progress=progress)
+    try:
+        return _retrograde_solve(game, root, questions, limits, max_line, budget)
+    finally:
+        budget.report(final=True)
+
+
+def _retrograde_solve(game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int,
+                      budget: _Budget) -> list[Solution[P, M]]:
     graph = build_graph(game, root, budget, partial=True)
     build_seconds = budget.elapsed()
     budget.exploring = False

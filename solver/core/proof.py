@@ -402,6 +402,7 @@ def solve_proof(
         reason = _schedule(qs, children if moves else [root], budget, counter, limits, positions)
     finally:
         sys.setrecursionlimit(old_limit)
+    budget.report(final=True)
     seconds = budget.elapsed()
     n = max(1, positions())
     bytes_per_position = _table_bytes(qs) / n
