@@ -6,6 +6,7 @@ answers every question; this module parses options and prints. Same options for 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -64,7 +65,7 @@ def endgame(game: str, position_file: str | None, code: str | None, line: str, u
             _print_head(shown)
         return
     limits = limits_of(time_limit, node_limit, memory_mb)
-    progress = _Progress() if click.get_text_stream("stderr").isatty() else None
+    progress = _Progress() if sys.stderr.isatty() else None
     try:
         result = halfmoon.endgame(start, game=info.name, moves=line, until=until, seed=seed, limits=limits,
                                   method=method, progress=progress)
