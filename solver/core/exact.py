@@ -147,6 +147,12 @@ class _Budget:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def remaining_seconds(self) -> float | None:
+        """Seconds left before the time limit (None: no time limit)."""
+        if self.limits.seconds is None:
+            return None
+        return max(0.0, self.limits.seconds - self.elapsed())
+
     def check(self, positions: int) -> None:
         limits = self.limits
         if limits.nodes is not None and positions > limits.nodes:

@@ -38,7 +38,7 @@ INF = (1 << 31) - 1
 _SHIFT = 32
 _MASK = (1 << _SHIFT) - 1
 _FREE = 1 << 30  # "no repetition above": a disproof that is a fact
-EPSILON = 1.25  # the 1+ε trick: a child may run until its number passes the second best by 25 %
+EPSILON = 1.5  # the 1+ε trick: a child may run until its number passes the second best by 50 %
 
 
 class _Pause(Exception):
@@ -64,8 +64,10 @@ class View:
                 position = project(position)
         self.game = game
         make_kernel = getattr(game, "kernel", None)
+        self.kernel = None
         if make_kernel is not None:
             kernel = make_kernel(position)
+            self.kernel = kernel
             self.packed = True
             self.children = kernel.successors
             self.terminal = kernel.terminal
@@ -102,6 +104,65 @@ class Goal:
     def reached(self, terminal: Any) -> bool:
         value = self.question.value(terminal)
         return value >= self.threshold if self.for_max else value < self.threshold
+
+
+NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
+
+
+class NativeProver:
+    """A game's compiled df-pn behind the `Prover` interface: the same facts, found faster.
+
+    The game's kernel offers ``native_prover(goal, max_bytes) -> (prover, to_key)``; `to_key`
+    maps the view's nodes to the compiled prover's keys."""
+
+    def __init__(self, native: Any, to_key: Callable[[Any], Any], goal: Goal, budget: _Budget,
+                 counter: list[int]) -> None:
+        self.native = native
+        self.goal = goal
+        self.to_key = to_key
+        self.budget = budget
+        self.counter = counter
+
+    @property
+    def size(self) -> int:
+        return int(self.native.count)
+
+    def nbytes(self) -> int:
+        return int(self.native.nbytes)
+
+    def fact(self, node: Any) -> bool | None:
+        return self.native.fact(self.to_key(node))
+
+    def depth(self, node: Any) -> int:
+        return int(self.native.depth(self.to_key(node)))
+
+    def purge(self) -> int:
+        return int(self.native.purge())
+
+    def run(self, node: Any) -> bool | None:
+        key = self.to_key(node)
+        settled = self.native.fact(key)
+        if settled is not None:
+            return settled
+        counter = self.counter
+        while True:
+            allowed = min(counter[1] - counter[0], NATIVE_CHUNK)
+            if allowed <= 0:
+                raise _Pause
+            remaining = self.budget.remaining_seconds()
+            status, used = self.native.run(key, allowed, 1e9 if remaining is None else remaining)
+            counter[0] += used
+            if status == 0:
+                return self.native.fact(key)
+            if status == 2:
+                raise _LimitHit(f"time limit {self.budget.limits.seconds:g} s reached")
+            if status == 3:
+                raise _LimitHit("memory limit reached (the compiled prover's table is full)")
+            if status == 4:
+                raise RecursionError("depth limit")
+            if status == 5:
+                raise KeyboardInterrupt
+            self.budget.check_now()  # paused at the chunk's end: limits and progress, then go on
 
 
 class Prover:
@@ -294,6 +355,24 @@ class Prover:
         if counter[2] > counter[3]:
             raise _LimitHit(f"position limit {counter[3]} reached")
 
+    @property
+    def size(self) -> int:
+        return len(self.table)
+
+    def nbytes(self) -> int:
+        """Bytes held by the table: dict slots plus key and value objects (sampled)."""
+        table = self.table
+        n = len(table)
+        if not n:
+            return 0
+        sample = count = 0
+        for k, v in table.items():
+            sample += sys.getsizeof(k) + (sys.getsizeof(v) if not -5 <= v <= 256 else 0)
+            count += 1
+            if count >= 256:
+                break
+        return sys.getsizeof(table) + sample * n // count
+
     def purge(self) -> int:
         """Forget the search numbers of unsettled positions (keep every fact); entries dropped."""
         table = self.table
@@ -319,10 +398,18 @@ class _Question:
         low, high = question.value_bounds
         self.low, self.high = low, high
         draw = question.draw_value
-        self.provers: dict[int, Prover] = {}
-        for t in range(low + 1, high + 1):  # "value ≥ t?"
+        self.provers: dict[int, Any] = {}
+        native = getattr(view.kernel, "native_prover", None)
+        tests = range(low + 1, high + 1)
+        memory = budget.limits.memory_bytes if budget.limits.memory_bytes is not None else 2 << 30
+        for t in tests:  # "value ≥ t?"
             goal = Goal(question, True, t) if t > draw else Goal(question, False, t)
-            self.provers[t] = Prover(view, goal, budget, counter)
+            # the compiled tables together may take half the memory limit
+            made = native(goal, memory // (2 * len(tests))) if native is not None else None
+            if made is not None:
+                self.provers[t] = NativeProver(made[0], made[1], goal, budget, counter)
+            else:
+                self.provers[t] = Prover(view, goal, budget, counter)
 
     def holds(self, t: int, node: Any) -> bool | None:
         """Is the value ≥ t? True, False or None (unknown)."""
@@ -349,28 +436,12 @@ class _Question:
         return [t for t in range(lo + 1, hi + 1) if self.holds(t, node) is None]
 
     def table_entries(self) -> int:
-        return sum(len(p.table) for p in self.provers.values())
+        return sum(p.size for p in self.provers.values())
 
 
 def _table_bytes(questions: Sequence[_Question]) -> int:
-    """Bytes held by the tables: dict slots plus key and value objects (sampled)."""
-    total = 0
-    for q in questions:
-        for prover in q.provers.values():
-            table = prover.table
-            n = len(table)
-            if not n:
-                continue
-            total += sys.getsizeof(table)
-            sample = 0
-            count = 0
-            for k, v in table.items():
-                sample += sys.getsizeof(k) + (sys.getsizeof(v) if not -5 <= v <= 256 else 0)
-                count += 1
-                if count >= 256:
-                    break
-            total += sample * n // count
-    return total
+    """Bytes held by the tables of every test."""
+    return sum(p.nbytes() for q in questions for p in q.provers.values())
 
 
 def solve_proof(
@@ -390,7 +461,7 @@ def solve_proof(
     def positions() -> int:
         return sum(q.table_entries() for q in qs)
 
-    budget.counts = lambda: (counter[2], counter[0], 0)
+    budget.counts = lambda: (positions(), counter[0], 0)
     root = view.node_of(position)
     root_terminal = game.terminal(position)
     moves = list(game.legal_moves(position)) if root_terminal is None else []
@@ -426,7 +497,8 @@ def solve_proof(
             else:
                 lo = min(b[0] for b in child_bounds)
                 hi = min(b[1] for b in child_bounds)
-        info: dict[str, Any] = {"complete": None, "tests": {str(t): len(p.table) for t, p in q.provers.items()}}
+        info: dict[str, Any] = {"complete": None, "tests": {str(t): p.size for t, p in q.provers.items()},
+                                "native": any(isinstance(p, NativeProver) for p in q.provers.values())}
         if lo != hi:
             info["bounds"] = {"at_least": None if lo <= q.low else lo, "at_most": None if hi >= q.high else hi}
             solutions.append(Solution(UNKNOWN, None, move_values, (), "none", None, "proof", n, counter[0], 0,
