@@ -107,6 +107,7 @@ class Goal:
 
 
 NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
+SAFETY_FROM = 50_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
 
 
 class NativeProver:
@@ -122,6 +123,7 @@ class NativeProver:
         self.to_key = to_key
         self.budget = budget
         self.counter = counter
+        self.checked_at = 0  # table size at the last safety check
 
     @property
     def size(self) -> int:
@@ -163,6 +165,12 @@ class NativeProver:
             if status == 5:
                 raise KeyboardInterrupt
             self.budget.check_now()  # paused at the chunk's end: limits and progress, then go on
+            size = self.size
+            safety = getattr(self.native, "safety", None)
+            if safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at:
+                self.checked_at = size
+                if safety(key):
+                    return False
 
 
 class Prover:

@@ -109,6 +109,19 @@ cdef inline int _cards(State* s, int seat):
     return total
 
 
+cdef inline int _turns(State* s, int seat):
+    """Turns a player needs to shed every card if never held up: one per rank in hand, one per
+    table card; tens give the turn back."""
+    cdef int r, total = 0
+    cdef int b = 3 * seat
+    for r in range(1, 14):
+        if s.c[b][r]:
+            total += 1
+        total += s.c[b + 1][r] + s.c[b + 2][r]
+    total -= s.c[b][10] + s.c[b + 1][10] + s.c[b + 2][10]
+    return total if total > 0 else 0
+
+
 cdef inline Key _pack(State* s):
     cdef Key k
     cdef uint64_t lo = 0, hi = 0
@@ -304,10 +317,12 @@ cdef class Prover:
     cdef int attacker
     cdef public double epsilon
     cdef public int scale
+    cdef public int kind
     cdef public uint64_t expansions
     cdef uint64_t slice_end
     cdef double deadline
     cdef int stop
+    cdef public uint64_t safety_settled
 
     def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10):
         self.goal_seat = goal_seat
@@ -455,6 +470,13 @@ cdef class Prover:
         i = self._insert(lo, hi, 0 if reached else INF, 1 if reached else 0)
         return reached
 
+    def numbers(self, tuple key):
+        """(proof number, disproof number) of a key in the table, or None."""
+        cdef int64_t i = self._find(key[0], key[1])
+        if i < 0:
+            return None
+        return self.table[i].pn, self.table[i].dn
+
     def depth(self, tuple key):
         cdef int64_t i = self._find(key[0], key[1])
         if i < 0 or self.table[i].pn != 0:
@@ -559,8 +581,12 @@ cdef class Prover:
                     out_dn[0] = 1
                     return
                 continue
-            a_me = _cards(&self.kids[i], self.attacker)
-            a_opp = _cards(&self.kids[i], 1 - self.attacker)
+            if self.kind == 1:
+                a_me = _turns(&self.kids[i], self.attacker)
+                a_opp = _turns(&self.kids[i], 1 - self.attacker)
+            else:
+                a_me = _cards(&self.kids[i], self.attacker)
+                a_opp = _cards(&self.kids[i], 1 - self.attacker)
             lead = a_opp - a_me
             self.kpn[base + i] = 1 + self.scale * (-lead if lead < 0 else 0)
             self.kdn[base + i] = 1 + self.scale * (lead if lead > 0 else 0)
@@ -688,6 +714,140 @@ cdef class Prover:
         e.dn = dn
         out_pn[0] = pn
         out_dn[0] = dn
+
+
+    # -- closing the explored region: disproofs that go round in circles -------------------
+
+    def safety(self, tuple root):
+        """Settle disproofs that df-pn cannot store (they rely on repetitions): the greatest set
+        of unsettled explored positions in which the defender can keep play for ever — every
+        defender position has a move into the set or to a disproven position, every attacker
+        move stays in the set or reaches a disproven position. No goal is reachable from such a
+        set, so every position in it is disproven (a fact). Unexplored children count against
+        the defender. Returns whether `root` was settled; the positions found are stored."""
+        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, q_head = 0, q_tail = 0
+        cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))
+        if index == NULL:
+            return False
+        for j in range(cap):
+            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+                index[j] = <int32_t>n
+                n += 1
+            else:
+                index[j] = -1
+        if n == 0:
+            free(index)
+            return False
+        cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
+        cdef int32_t* counter = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef uint8_t* unsafe = <uint8_t*>calloc(n, 1)
+        cdef uint8_t* attacker = <uint8_t*>malloc(n)
+        cdef int64_t* pred_start = <int64_t*>calloc(n + 1, sizeof(int64_t))
+        cdef int32_t* queue = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef int32_t* pred = NULL
+        cdef int64_t* fill = NULL
+        cdef State st
+        cdef Key k, ck
+        cdef int kids, i, v
+        cdef int64_t cs
+        cdef int32_t u, c, pidx
+        cdef bint bad
+        cdef uint64_t settled = 0
+        if not (slot_of and counter and unsafe and attacker and pred_start and queue):
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
+        for j in range(cap):
+            if index[j] >= 0:
+                slot_of[index[j]] = j
+        # pass 1: classify children, count predecessors
+        for u in range(<int32_t>n):
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            attacker[u] = st.seat == self.attacker
+            kids = _successors(&st, self.kids)
+            bad = False
+            counter[u] = 0
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    counter[u] += 1
+                    pred_start[index[cs] + 1] += 1
+                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                    if not attacker[u]:
+                        counter[u] += 1 << 20  # a safe move that never goes away
+                elif cs >= 0:  # proven
+                    bad = True
+                else:
+                    v = self._terminal_value(&self.kids[i])
+                    if v == -2 or self._reached(v):  # unexplored, or the goal
+                        bad = True
+                    elif not attacker[u]:
+                        counter[u] += 1 << 20
+            if attacker[u]:
+                if bad:
+                    unsafe[u] = 1
+                    queue[q_tail] = u
+                    q_tail += 1
+            elif counter[u] == 0:
+                unsafe[u] = 1
+                queue[q_tail] = u
+                q_tail += 1
+        for u in range(<int32_t>n):
+            pred_start[u + 1] += pred_start[u]
+        e_count = pred_start[n]
+        pred = <int32_t*>malloc((e_count + 1) * sizeof(int32_t))
+        fill = <int64_t*>malloc(n * sizeof(int64_t))
+        if pred == NULL or fill == NULL:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
+        memcpy(fill, pred_start, n * sizeof(int64_t))
+        # pass 2: the predecessor lists
+        for u in range(<int32_t>n):
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            kids = _successors(&st, self.kids)
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    c = index[cs]
+                    pred[fill[c]] = u
+                    fill[c] += 1
+        # propagate: an attacker position with an unsafe move is unsafe; a defender position
+        # whose last safe move became unsafe is unsafe
+        while q_head < q_tail:
+            u = queue[q_head]
+            q_head += 1
+            for i in range(pred_start[u], pred_start[u + 1]):
+                pidx = pred[i]
+                if unsafe[pidx]:
+                    continue
+                if attacker[pidx]:
+                    unsafe[pidx] = 1
+                    queue[q_tail] = pidx
+                    q_tail += 1
+                else:
+                    counter[pidx] -= 1
+                    if counter[pidx] == 0:
+                        unsafe[pidx] = 1
+                        queue[q_tail] = pidx
+                        q_tail += 1
+        for u in range(<int32_t>n):
+            if not unsafe[u]:
+                j = slot_of[u]
+                self.table[j].pn = INF
+                self.table[j].dn = 0
+                settled += 1
+        free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+        free(pred); free(fill)
+        self.safety_settled += settled
+        return self.fact(root) is False
 
 
 cdef double _now():
