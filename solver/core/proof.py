@@ -169,7 +169,8 @@ class NativeProver:
             safety = getattr(self.native, "safety", None)
             if safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at:
                 self.checked_at = size
-                if safety(key):
+                remaining = self.budget.remaining_seconds()
+                if safety(key, 1e9 if remaining is None else remaining):
                     return False
 
 

@@ -318,6 +318,7 @@ cdef class Prover:
     cdef public double epsilon
     cdef public int scale
     cdef public int kind
+    cdef public bint weak
     cdef public uint64_t expansions
     cdef uint64_t slice_end
     cdef double deadline
@@ -524,6 +525,7 @@ cdef class Prover:
         cdef int32_t loop, lp
         cdef bint is_or
         cdef int a_me, a_opp, lead, att_cards, def_cards
+        cdef uint64_t live, top_
         cdef Entry* e
         self.expansions += 1
         out_loop[0] = 0x3FFFFFFF
@@ -600,6 +602,8 @@ cdef class Prover:
         pn0 = 0
         dn0 = 0
         while True:
+            live = 0
+            top_ = 0
             if is_or:
                 pn = INF
                 second = INF
@@ -607,13 +611,20 @@ cdef class Prover:
                 best = 0
                 for i in range(n):
                     p = self.kpn[base + i]
-                    sum_ += self.kdn[base + i]
+                    d = self.kdn[base + i]
+                    sum_ += d
+                    if d:
+                        live += 1
+                        if d > top_:
+                            top_ = d
                     if p < pn:
                         second = pn
                         pn = p
                         best = i
                     elif p < second:
                         second = p
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
                 dn = INF if sum_ > INF else <uint32_t>sum_
             else:
                 dn = INF
@@ -622,13 +633,20 @@ cdef class Prover:
                 best = 0
                 for i in range(n):
                     d = self.kdn[base + i]
-                    sum_ += self.kpn[base + i]
+                    p = self.kpn[base + i]
+                    sum_ += p
+                    if p:
+                        live += 1
+                        if p > top_:
+                            top_ = p
                     if d < dn:
                         second = dn
                         dn = d
                         best = i
                     elif d < second:
                         second = d
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
                 pn = INF if sum_ > INF else <uint32_t>sum_
             if pn0 == 0 and dn0 == 0:
                 pn0 = pn if pn else 1
@@ -639,13 +657,19 @@ cdef class Prover:
                 c_pn = <uint32_t>(second * self.epsilon) + 1 if second < INF else INF
                 if c_pn > th_pn:
                     c_pn = th_pn
-                sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
+                if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
+                    sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
                 c_dn = INF if sum_ > INF else <uint32_t>sum_
             else:
                 c_dn = <uint32_t>(second * self.epsilon) + 1 if second < INF else INF
                 if c_dn > th_dn:
                     c_dn = th_dn
-                sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
+                if self.weak:
+                    sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
                 c_pn = INF if sum_ > INF else <uint32_t>sum_
             self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
                       &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
@@ -718,7 +742,7 @@ cdef class Prover:
 
     # -- closing the explored region: disproofs that go round in circles -------------------
 
-    def safety(self, tuple root):
+    def safety(self, tuple root, double seconds=1e9):
         """Settle disproofs that df-pn cannot store (they rely on repetitions): the greatest set
         of unsettled explored positions in which the defender can keep play for ever — every
         defender position has a move into the set or to a disproven position, every attacker
@@ -753,6 +777,8 @@ cdef class Prover:
         cdef int32_t u, c, pidx
         cdef bint bad
         cdef uint64_t settled = 0
+        cdef double deadline = _now() + seconds
+        cdef bint late = False
         if not (slot_of and counter and unsafe and attacker and pred_start and queue):
             free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
             return False
@@ -761,6 +787,9 @@ cdef class Prover:
                 slot_of[index[j]] = j
         # pass 1: classify children, count predecessors
         for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
             j = slot_of[u]
             k.lo = self.table[j].lo
             k.hi = self.table[j].hi
@@ -795,6 +824,9 @@ cdef class Prover:
                 unsafe[u] = 1
                 queue[q_tail] = u
                 q_tail += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
         for u in range(<int32_t>n):
             pred_start[u + 1] += pred_start[u]
         e_count = pred_start[n]
@@ -807,6 +839,9 @@ cdef class Prover:
         memcpy(fill, pred_start, n * sizeof(int64_t))
         # pass 2: the predecessor lists
         for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
             j = slot_of[u]
             k.lo = self.table[j].lo
             k.hi = self.table[j].hi
@@ -819,6 +854,10 @@ cdef class Prover:
                     c = index[cs]
                     pred[fill[c]] = u
                     fill[c] += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
         # propagate: an attacker position with an unsafe move is unsafe; a defender position
         # whose last safe move became unsafe is unsafe
         while q_head < q_tail:
