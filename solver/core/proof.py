@@ -107,7 +107,7 @@ class Goal:
 
 
 NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
-SAFETY_FROM = 50_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
+SAFETY_FROM = 1_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
 
 
 class NativeProver:
@@ -570,13 +570,16 @@ def _useful(q: _Question, node: Any) -> list[int]:
 # -- principal lines ------------------------------------------------------------------------
 
 
+LINE_SLICE = 20_000  # expansions a principal line may spend on settling one move's value
+
+
 def _settle(q: _Question, node: Any, budget: _Budget, counter: list[int]) -> tuple[int, int]:
-    """Bounds of a node's value after running its open tests to the end (or a limit)."""
+    """Bounds of a node's value after a short search of its open tests (the line's budget)."""
     for t in q.open_tests(node):
-        counter[1] = 1 << 62
+        counter[1] = counter[0] + LINE_SLICE
         try:
             q.provers[t].run(node)
-        except _Pause:  # pragma: no cover - the slice is unlimited here
+        except _Pause:
             pass
         lo, hi = q.bounds(node)
         if lo == hi:

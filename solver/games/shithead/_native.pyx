@@ -727,9 +727,10 @@ cdef class Prover:
                 out_pn[0] = INF
                 out_dn[0] = 0
                 return
-            # depends on the path above: used by the ancestors now, not stored as a fact
-            e.pn = pn0 if pn0 < INF else INF - 1
-            e.dn = dn0 if dn0 > 0 else 1
+            # depends on the path above: used by the ancestors now, not stored as a fact (the
+            # entry keeps small numbers: elsewhere the position is searched afresh)
+            e.pn = pn0 if pn0 < 1024 else 1024
+            e.dn = dn0 if 0 < dn0 < 1024 else 1
             out_pn[0] = INF
             out_dn[0] = 0
             out_loop[0] = loop
