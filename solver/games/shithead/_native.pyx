@@ -331,8 +331,8 @@ cdef class Prover:
         self.attacker = goal_seat if for_max else 1 - goal_seat
         self.epsilon = epsilon
         self.scale = scale
-        self.cap = 1 << 16
-        self.max_cap = 1 << 16
+        self.cap = 1 << 12
+        self.max_cap = 1 << 12
         while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
             self.max_cap *= 2
         self.mask = self.cap - 1
