@@ -18,7 +18,8 @@ from pathlib import Path
 from halfmoon.dealcodes import parse_range
 from halfmoon.solver.catalogue import solitaire
 from halfmoon.solver.store import open_store
-from halfmoon.solver.survey import SurveyStats, histogram_svg
+from halfmoon.solver.stats import histogram_svg
+from halfmoon.solver.survey import SurveyStats
 
 
 def main() -> None:

@@ -81,22 +81,46 @@ def batch_lines(arguments: Iterable[str]) -> Iterator[tuple[int | None, str]]:
         if argument != "-":
             yield None, argument
             continue
-        for number, line in enumerate(sys.stdin, start=1):
+        number = 0
+        while True:
+            line = sys.stdin.readline(MAX_LINE_CHARS + 2)
+            if not line:
+                break
+            number += 1
+            if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+                raise InputError(f"stdin line {number}: longer than {MAX_LINE_CHARS} characters")
             text = line.split("#", 1)[0]
             for word in text.replace(",", " ").split():
                 yield number, word
 
 
+#: The largest input file read (layouts, positions): far above any real one (a few KB), so that
+#: /dev/zero or a wrong file is a clear error instead of memory running out.
+MAX_INPUT_BYTES = 1 << 20
+#: The longest line of codes read from stdin.
+MAX_LINE_CHARS = 4096
+
+
 def read_json_file(path: str | Path, what: str) -> Any:
     """Read a JSON file given on the command line (``-`` is stdin) with errors that say where."""
     try:
-        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise InputError(f"{what} {path}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{what} {path}: larger than {MAX_INPUT_BYTES >> 10} KB; no {what} is that large")
     try:
-        return json.loads(text)
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what} {path}: not UTF-8 text (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {path}: not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:
+        raise InputError(f"{what} {path}: nested too deeply") from None
 
 
 class Progress:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from typing import Any, Callable
 
 import click
@@ -43,6 +44,17 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
                               help="Local worker processes (default: all cores).")
 dask_option = click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
                            help="Run on an existing Dask cluster (scheduler address, e.g. tcp://host:8786).")
+def _engine_for_workers(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An engine asked for on the command line holds for the worker processes a command starts too."""
+    if value is not None:
+        os.environ["HALFMOON_ENGINE"] = value
+    return value
+
+
+engine_option = click.option(
+    "--engine", type=click.Choice(["native", "python"]), default=None, callback=_engine_for_workers,
+    help="The Half Moon search engine: native (the compiled kernel, the default when built) or python (the "
+         "reference); given: solved afresh. $HALFMOON_ENGINE sets the default, for batches too.")
 quiet_option = click.option("--quiet", is_flag=True, help="No progress line on the terminal.")
 
 
@@ -78,4 +90,24 @@ def store_for(db_path: str | None, no_cache: bool) -> Any:
 
     store = open_store(db_path)
     click.get_current_context().call_on_close(store.close)
+    warn_if_readonly(store)
     return store
+
+
+def warn_if_readonly(store: Any) -> None:
+    """One line on stderr when the store could be opened only for reading."""
+    if getattr(store, "readonly", False):
+        click.echo(f"warning: results store {store.path} cannot be written: answers are read from it but not saved",
+                   err=True)
+
+
+def warn_engine_fallback(result: Any, engine: str | None) -> None:
+    """One stderr line, once per command, when Half Moon was solved by the Python fallback unasked."""
+    import halfmoon
+
+    context = click.get_current_context()
+    if engine is None and getattr(result, "engine", None) == "python" and not context.meta.get("engine-warned"):
+        warning = halfmoon.engine_warning(result.game)
+        if warning:
+            click.echo(warning, err=True)
+        context.meta["engine-warned"] = True

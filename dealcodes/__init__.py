@@ -16,6 +16,7 @@ from .codes import (
     PayloadLengthError,
     UnknownTagError,
     UnsupportedVersionError,
+    code_pattern,
     known_games,
     parse_code,
     parse_number,
@@ -46,6 +47,7 @@ from .spit import SpitDeal, deal_spit, deal_spit_from_code  # registers SP
 
 __all__ = [
     "DEAL_COUNT",
+    "code_pattern",
     "BadVariantError",
     "Card",
     "CardError",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .rng import SplitMix64
 
@@ -72,6 +72,25 @@ def register_game(codec: GameCodec) -> GameCodec:
 
 def known_games() -> dict[str, GameCodec]:
     return dict(_GAMES)
+
+
+def code_pattern(tags: Iterable[str] | None = None) -> str:
+    """A regular expression matching exactly the deal codes of these games (all when None): tag, version
+    and variant as the codecs define them, 7 payload letters, any case, nothing around.
+
+    The same text works as a Python and an ECMAScript (JSON Schema) pattern, so a service can
+    publish it in its API description and enforce the very same rule.
+    """
+    wanted = None if tags is None else {tag.upper() for tag in tags}
+    forms = []
+    for tag, codec in sorted(known_games().items()):
+        if wanted is not None and tag not in wanted:
+            continue
+        for version in sorted(codec.versions):
+            for variant in codec.variants:
+                forms.append("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c
+                                     for c in f"{tag}{version}-{variant}-"))
+    return "^(?:" + "|".join(forms) + ")[A-Za-z]{7}$"
 
 
 def parse_range(text: str) -> range:

@@ -111,8 +111,39 @@ def rule_preset_text(preset: str) -> str:
 
 Rules = Any  # a rule file's path, a preset's name or tag, or a rule set's JSON (a mapping)
 
+#: The most a position, layout or rule set given as JSON may hold: levels of nesting, and values in
+#: all. Real ones are 3-5 levels deep with a few hundred values; checked before anything reads them.
+MAX_JSON_DEPTH = 16
+MAX_JSON_VALUES = 20_000
+
+
+def check_json(data: Any, what: str) -> Any:
+    """Raise InputError when `data` (parsed JSON) nests deeper or holds more than any real input does.
+
+    Iterative, so a hostile input costs one pass over what was already parsed, whatever its shape.
+    """
+    stack = [(data, 1)]
+    values = 0
+    while stack:
+        value, depth = stack.pop()
+        values += 1
+        if values > MAX_JSON_VALUES:
+            raise InputError(f"{what}: more than {MAX_JSON_VALUES} values; no {what} of any game is that large")
+        if isinstance(value, Mapping):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, (list, tuple)):
+            children = value
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise InputError(f"{what}: nested deeper than {MAX_JSON_DEPTH} levels; no {what} of any game is")
+        stack.extend((child, depth + 1) for child in children)
+    return data
+
 
 def _solitaire_of(game: str | None, rules: Rules | None) -> Solitaire[Any, Any] | None:
+    if isinstance(rules, Mapping):
+        check_json(rules, "rules")
     if rules is not None:
         return catalogue.rule_file_solitaire(rules)
     if game is not None and catalogue.info(game).kind != MULTIPLAYER:
@@ -146,6 +177,10 @@ def _resolve(start: Start, game: str | None = None, rules: Rules | None = None) 
         if canonical != str(parsed):
             raise InputError(f"deal code {parsed}: the {solitaire.title} solver takes codes like {canonical}")
         return _Solitaire(solitaire, canonical, parsed.number, solitaire.deal(parsed.number))
+    if start is None or isinstance(start, (list, tuple, float, bool, bytes)):
+        raise InputError(f"{str(start)[:40]!r}: expected a deal code, a deal number or a position (a JSON object)")
+    if isinstance(start, Mapping):
+        check_json(start, "position" if solitaire is None and rules is None else "layout")
     if game is None and rules is None:
         raise InputError("a position needs its game: give game= (a tag such as HM) or rules=")
     if solitaire is not None:
@@ -154,8 +189,16 @@ def _resolve(start: Start, game: str | None = None, rules: Rules | None = None) 
     assert game is not None
     row = catalogue.info(game)
     adapter = catalogue.endgame_adapter(row.tag)
-    position = adapter.position_from_json(start) if isinstance(start, Mapping) else start
+    position = adapter.position_from_json(_without_deal_keys(start, row)) if isinstance(start, Mapping) else start
     return _Endgame(row, adapter, known_code, position)
+
+
+def _without_deal_keys(data: Mapping[str, Any], row: GameInfo) -> dict[str, Any]:
+    """A position's JSON without what `Deal.to_json` adds to it (code, number, the game's own name),
+    so that `deal --json` output reads back as a position file of any game."""
+    own = (row.name, row.tag)
+    return {key: value for key, value in data.items()
+            if key not in ("code", "number") and not (key == "game" and value in own)}
 
 
 def _solitaire_start(start: Start, game: str | None, rules: Rules | None, question: str) -> _Solitaire:
@@ -254,6 +297,22 @@ def _from_stored(solitaire: Solitaire[Any, Any], stored: StoredResult, position:
     )
 
 
+def _with_engine(solitaire: Solitaire[Any, Any], engine: str | None) -> Solitaire[Any, Any]:
+    """The game solved by `engine` (None: its default engine)."""
+    if engine is None:
+        return solitaire
+    if engine not in solitaire.engines or solitaire.with_engine is None:
+        offered = f"its engines are {', '.join(solitaire.engines)}" if solitaire.engines else "it has one engine"
+        raise UnsupportedError(f"engine {engine!r}: {solitaire.title} cannot choose it ({offered})")
+    return solitaire.with_engine(engine)
+
+
+def engine_warning(game: str = "HM") -> str | None:
+    """One line to show when a game's default engine fell back to a slower one (None when it did not)."""
+    solitaire = catalogue.solitaire(game)
+    return solitaire.engine_warning() if solitaire.engine_warning is not None else None
+
+
 def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | None, method: str, limits: Limits,
                     seed: int) -> SolveResult:
     found = solitaire.solve(position, method, limits, seed)
@@ -261,7 +320,7 @@ def _solve_position(solitaire: Solitaire[Any, Any], position: Any, code: str | N
     return SolveResult(
         solitaire.name, code, found.verdict, moves, _cards(solitaire, position, moves) if moves is not None else None,
         found.method, found.nodes, found.seconds, solitaire.solver_version, found.stopped, stats=found.stats,
-        limits=limits,
+        limits=limits, engine=found.stats.get("engine"),
     )
 
 
@@ -304,6 +363,7 @@ def solve(
     store: ResultStore | None = None,
     atlas: str | Path | Any | None = None,
     verdict_only: bool = False,
+    engine: str | None = None,
 ) -> SolveResult:
     """Whether a solitaire deal or position can be won, exactly, with a winning line replayed through the rules.
 
@@ -315,15 +375,18 @@ def solve(
     answered from it (``source`` "atlas", ``cached`` true, no solving) when ``verdict_only`` or
     when it is unwinnable; a winnable deal's line is still solved on demand (store, then solver)
     and replayed; if that solve hits its limit, the answer is the atlas's verdict without a line.
+    ``engine`` chooses the search engine where a game has several (Half Moon: "native" or
+    "python"); like ``method`` and ``seed``, asking for one always solves afresh.
     """
     found = _solitaire_start(start, game, rules, "solve")
-    solitaire = found.solitaire
+    solitaire = _with_engine(found.solitaire, engine)
     chosen = _method(solitaire, method)
     effective = (limits or Limits()).over(solitaire.default_limits)
     position, played = _played(solitaire, found.position, moves)
     keyed = found.code is not None and found.number is not None and not played
     from_atlas = None
-    if atlas is not None and keyed and method is None and seed is None:
+    fresh = method is not None or seed is not None or engine is not None  # a question the store did not answer
+    if atlas is not None and keyed and not fresh:
         assert found.code is not None and found.number is not None
         from_atlas = _atlas_entry(solitaire, found.code, found.number, atlas, strict=False)
         if from_atlas.verdict is Verdict.UNKNOWN or from_atlas.verdict is None:
@@ -334,7 +397,7 @@ def solve(
                                cached=True, source="atlas")
     keyed = keyed and store is not None
     result = None
-    if keyed and method is None and seed is None:
+    if keyed and not fresh:
         assert store is not None
         hit = _trusted(store, found, effective)
         if hit is not None:
@@ -356,12 +419,49 @@ def solve(
     return result
 
 
+#: A hint solves the position and each position one legal move away, each within the limits, and
+#: spends at most this many times the time and node limits in all.
+HINT_TOTAL = 4
+
+
+def _within(limits: Limits, ends: float | None, nodes_left: int | None) -> Limits | None:
+    """`limits` cut to what is left of a total budget (None when nothing is left)."""
+    seconds, nodes = limits.seconds, limits.nodes
+    if ends is not None:
+        left = ends - time.perf_counter()
+        if left <= 0:
+            return None
+        seconds = left if seconds is None else min(seconds, left)
+    if nodes_left is not None:
+        if nodes_left <= 0:
+            return None
+        nodes = nodes_left if nodes is None else min(nodes, nodes_left)
+    return Limits(seconds, nodes, limits.memory_bytes)
+
+
 def _rate_moves(solitaire: Solitaire[Any, Any], position: Any, limits: Limits, seed: int,
                 overall: SearchResult[Any] | None = None) -> tuple[SearchResult[Any], tuple[MoveVerdict, ...]]:
-    """The position's exact verdict and every legal move's; equal positions are solved once."""
+    """The position's exact verdict and every legal move's; equal positions are solved once.
+
+    `limits` apply to each solve, and all of them together spend at most `HINT_TOTAL` times the
+    time and node limits: moves not reached within that are ``unknown``, never guessed.
+    """
     method = solitaire.methods[0]
+    ends = None if limits.seconds is None else time.perf_counter() + HINT_TOTAL * limits.seconds
+    node_budget = None if limits.nodes is None else HINT_TOTAL * limits.nodes
     if overall is None:
         overall = solitaire.solve(position, method, limits, seed)
+    spent = overall.nodes
+
+    def child_verdict(child: Any) -> Verdict:
+        nonlocal spent
+        bounded = _within(limits, ends, None if node_budget is None else node_budget - spent)
+        if bounded is None:
+            return Verdict.UNKNOWN  # the total budget is spent
+        found = solitaire.solve(child, method, bounded, seed)
+        spent += found.nodes
+        return found.verdict
+
     line = overall.line if overall.verdict is Verdict.WINNABLE else None
     if line is not None:
         _cards(solitaire, position, line)
@@ -375,7 +475,7 @@ def _rate_moves(solitaire: Solitaire[Any, Any], position: Any, limits: Limits, s
             child = solitaire.apply(position, move)
             key = solitaire.key(child)
             if key not in seen:
-                seen[key] = Verdict.WINNABLE if move == best else solitaire.solve(child, method, limits, seed).verdict
+                seen[key] = Verdict.WINNABLE if move == best else child_verdict(child)
             verdict = seen[key]
         verdicts.append(MoveVerdict(move, solitaire.cards(position, move), verdict))
     return overall, tuple(verdicts)
@@ -389,14 +489,17 @@ def hint(
     rules: Rules | None = None,
     limits: Limits | None = None,
     seed: int | None = None,
+    engine: str | None = None,
 ) -> HintResult:
     """After the moves played, which legal moves keep the game winnable (exact: the solver sees every card).
 
     Solves the position and every position one legal move away (the limits apply to each solve);
-    moves that lead to equal positions are solved once. `fair_hint` answers from what a player sees.
+    moves that lead to equal positions are solved once, and the whole hint spends at most
+    `HINT_TOTAL` times the limits (moves not reached are ``unknown``). `fair_hint` answers from
+    what a player sees.
     """
     found = _solitaire_start(start, game, rules, "hint")
-    solitaire = found.solitaire
+    solitaire = _with_engine(found.solitaire, engine)
     effective = (limits or Limits()).over(solitaire.default_limits)
     started = time.perf_counter()
     position, played = _played(solitaire, found.position, moves)
@@ -1004,6 +1107,7 @@ __all__ = [
     "deal",
     "endgame",
     "endgame_position",
+    "engine_warning",
     "fair_hint",
     "from_store",
     "games",

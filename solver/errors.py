@@ -62,6 +62,10 @@ class UnsupportedError(InputError):
     """A question or method the game does not answer (CP-SAT for Elevens, a tier no deal reaches)."""
 
 
+class NotFoundError(InputError):
+    """Input that names something that does not exist where it was looked for (a curated deal cursor)."""
+
+
 class StoreError(InputError):
     """A results store that cannot be opened, or holds something it should not."""
 
@@ -91,6 +95,7 @@ __all__ = [
     "LimitError",
     "LineError",
     "MoveError",
+    "NotFoundError",
     "PositionError",
     "RuleFileError",
     "SolverBug",

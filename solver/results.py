@@ -94,6 +94,7 @@ class SolveResult:
     stats: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     limits: Limits | None = field(default=None, compare=False, repr=False)  # what bounded a fresh solve
     source: str = "solver"  # "solver", "store" or "atlas"
+    engine: str | None = None  # the search engine that ran, where a game has several (None: not solved now)
 
     def to_stored(self, tag: str, number: int, limits: Limits | None = None) -> StoredResult:
         """The results store's row for this solve of deal `number` of the game tagged `tag`.
@@ -127,6 +128,7 @@ class SolveResult:
             "cached": self.cached,
             "solver_version": self.solver_version,
             "source": self.source,
+            "engine": self.engine,
         }
 
 
@@ -200,7 +202,7 @@ class Tally:
 
     @property
     def interval(self) -> tuple[float, float]:
-        from halfmoon.solver.survey import wilson
+        from halfmoon.solver.stats import wilson
 
         if not self.samples:
             return 0.0, 1.0

@@ -25,9 +25,9 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping
 
-from halfmoon.solver.errors import InputError, StoreError
+from halfmoon.solver.errors import InputError, NotFoundError, StoreError
 
 SCHEMA_VERSION = 2  # 2: results.stopped (which limit ended an unknown); version 1 files are upgraded
 DB_ENV = "HALFMOON_DB"
@@ -174,13 +174,21 @@ class ResultStore:
     path: Path
     flush_every: int = 64
     flush_seconds: float = 2.0
+    readonly: bool = False  # read a store this process may not write: look-ups work, writes are skipped
     _conn: sqlite3.Connection = field(init=False, repr=False)
     _pending: int = field(default=0, init=False, repr=False)
     _last_flush: float = field(default=0.0, init=False, repr=False)
     bad_lines: int = field(default=0, init=False)  # stored winning lines that failed to replay (never served)
+    #: What a store that cannot be used raises (corrupt, gone, locked past the busy timeout, unreadable):
+    #: callers that must stay up (the service) catch these and answer "unavailable".
+    FAILURES: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.Error, StoreError, OSError)
 
     def __post_init__(self) -> None:
         self.path = Path(self.path)
+        if self.readonly:
+            self._open_readonly()
+            self._last_flush = time.monotonic()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(str(self.path), timeout=60.0, isolation_level=None)
@@ -201,10 +209,41 @@ class ResultStore:
                 raise StoreError(f"results store {self.path}: schema version {row[0]}, this program reads {SCHEMA_VERSION}")
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as error:
+            conn = getattr(self, "_conn", None)
+            if conn is not None:
+                conn.close()
+            if self.path.is_file() and ("readonly" in str(error) or "unable to open" in str(error)):
+                raise StoreReadOnly(f"results store {self.path}: cannot write: {error}") from None
             raise StoreError(f"results store {self.path}: cannot open: {error}") from None
         except OSError as error:
             raise StoreError(f"results store {self.path}: cannot create: {error.strerror or error}") from None
         self._last_flush = time.monotonic()
+
+    def _open_readonly(self) -> None:
+        """Open for reading only: ``mode=ro``, or, when even that needs a write (a WAL store in a folder
+        this process cannot write), as an immutable snapshot."""
+        if not self.path.is_file():
+            raise StoreError(f"results store {self.path}: no such file to read")
+        uri = self.path.resolve().as_uri()
+        last: Exception | None = None
+        for flags in ("mode=ro", "immutable=1"):
+            conn = None
+            try:
+                conn = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=60.0, isolation_level=None)
+                conn.execute("PRAGMA busy_timeout = 60000")
+                row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            except sqlite3.DatabaseError as error:
+                last = error
+                if conn is not None:
+                    conn.close()
+                continue
+            if row is None or row[0] != str(SCHEMA_VERSION):
+                conn.close()
+                raise StoreError(f"results store {self.path}: schema version {row and row[0]}, this program reads "
+                                 f"{SCHEMA_VERSION} (and cannot upgrade a read-only file)")
+            self._conn = conn
+            return
+        raise StoreError(f"results store {self.path}: cannot read: {last}")
 
     # -- context and transactions ---------------------------------------------------------
 
@@ -220,6 +259,12 @@ class ResultStore:
         self.flush()
         self._conn.close()
         self._conn = None  # type: ignore[assignment]
+
+    def flush_if_due(self) -> None:
+        """Commit pending writes once the commit window (`flush_seconds`) has passed: call it while idle,
+        so a result written before a quiet spell is on disk within the window, not at the next write."""
+        if self._pending and time.monotonic() - self._last_flush >= self.flush_seconds:
+            self.flush()
 
     def _begin_write(self) -> None:
         if not self._conn.in_transaction:
@@ -244,8 +289,11 @@ class ResultStore:
 
         A later run with smaller limits (or a worker that died) must not erase what an earlier
         run proved, whichever writer (CLI, batch, service) gets there last: the rule lives in
-        this one statement. Returns whether the row was written (False: a decided row stays).
+        this one statement. Returns whether the row was written (False: a decided row stays, or the
+        store is read-only).
         """
+        if self.readonly:
+            return False
         self._begin_write()
         cursor = self._conn.execute(
             f"INSERT INTO results ({_COLUMNS}, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -363,6 +411,8 @@ class ResultStore:
     # -- ratings --------------------------------------------------------------------------
 
     def put_rating(self, rating: StoredRating) -> None:
+        if self.readonly:
+            return
         self._begin_write()
         self._conn.execute(
             "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -398,7 +448,7 @@ class ResultStore:
                 (after, solver_version, rating_version),
             ).fetchone()
             if row is None:
-                raise InputError(f"after {after}: not a curated deal of this store (no rating for it)")
+                raise NotFoundError(f"after {after}: not a curated deal of this store (no rating for it)")
             where += " AND (updated > ? OR (updated = ? AND code > ?))"
             args += [row[0], row[0], after]
         args.append(limit)
@@ -435,15 +485,33 @@ class ResultStore:
         return self._conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def open_store(path: str | Path | None = None) -> ResultStore:
-    """Open (creating if needed) the store at `path`, or at the default path."""
-    return ResultStore(Path(path) if path is not None else default_db_path())
+class StoreReadOnly(StoreError):
+    """The store file exists but this process cannot write it (permissions, a read-only disk)."""
+
+
+def open_store(path: str | Path | None = None, readonly: bool | None = None) -> ResultStore:
+    """Open (creating if needed) the store at `path`, or at the default path.
+
+    ``readonly``: True opens for reading only; None (the default) opens for writing and falls back
+    to reading only when the file exists but cannot be written (the store's ``readonly`` then
+    says so: look-ups work, writes are skipped).
+    """
+    where = Path(path) if path is not None else default_db_path()
+    if readonly:
+        return ResultStore(where, readonly=True)
+    try:
+        return ResultStore(where)
+    except StoreReadOnly:
+        if readonly is False:
+            raise
+        return ResultStore(where, readonly=True)
 
 
 __all__ = [
     "DB_ENV",
     "ResultStore",
     "StoreError",
+    "StoreReadOnly",
     "StoredRating",
     "StoredResult",
     "covers",

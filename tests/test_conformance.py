@@ -32,13 +32,7 @@ def test_conformance(name):
         assert report.verdicts == {"winnable", "unwinnable"}, report
 
 
-_DEAL_JSON_REJECTED = pytest.mark.xfail(
-    strict=True, reason="finding (issue 13): the position JSON of Shithead and Eight and a half refuses the keys "
-                        "`deal --json` adds (SH: game; EH: code, number), so a deal's JSON is no position file")
-
-
-@pytest.mark.parametrize("name", [pytest.param(name, marks=_DEAL_JSON_REJECTED)
-                                  if name in ("shithead", "eight-and-a-half") else name for name in GAMES])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_deals_json_reads_back_as_its_position(name):
     """What `halfmoon deal CODE --json` prints is accepted back as the position (a layout / position file)."""
     info = catalogue.info(name)

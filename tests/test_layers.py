@@ -313,8 +313,5 @@ def test_the_import_graph_has_no_cycle_counting_imports_in_functions():
     assert _cycle(_graph(module_level_only=False, server=False)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="finding (issue 13): cli/server/play.py imports _multiplayer, _pending and "
-                                       "_rules from app.py inside install_play while app.py imports play: move them "
-                                       "to a module both import, then drop this mark")
 def test_the_http_service_has_no_cycle_counting_imports_in_functions():
     assert _cycle(_graph(module_level_only=False)) is None

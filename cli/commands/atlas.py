@@ -14,7 +14,14 @@ from typing import Any, Iterator
 import click
 
 from ..common import EXIT_INPUT, EXIT_INTERNAL, Progress, echo_json, json_option
-from ..options import dask_option, limit_options, limits_of, quiet_option, workers_option
+from ..options import (
+    dask_option,
+    engine_option,
+    limit_options,
+    limits_of,
+    quiet_option,
+    workers_option,
+)
 
 ATLAS_ENV = "HALFMOON_ATLAS"
 VERDICT_LISTS = ("unwinnable", "unknown", "winnable", "not-done")
@@ -63,6 +70,7 @@ def atlas() -> None:
 @click.option("--game", default="HM", show_default=True, help="Game tag or name of a solitaire (HM, EL, SE, TN).")
 @click.option("--method", default=None, help="The solving method (default: the game's portfolio).")
 @limit_options("default: the game's own, 120 s for Half Moon")
+@engine_option
 @workers_option
 @dask_option
 @click.option("--chunk", type=click.IntRange(min=4), default=None, metavar="N",
@@ -77,7 +85,7 @@ def atlas() -> None:
 @quiet_option
 @json_option
 def build(range_text: str, out: str, game: str, method: str | None, time_limit: float | None,
-          node_limit: int | None, memory_mb: int | None, workers: int | None, dask_address: str | None,
+          node_limit: int | None, memory_mb: int | None, engine: str | None, workers: int | None, dask_address: str | None,
           chunk: int | None, shard_bits: int | None, redecide: bool, no_sync: bool, quiet: bool,
           as_json: bool) -> None:
     """Decide every deal of --range into the atlas DIR: resumable, interruptible, local or on Dask.

@@ -7,10 +7,18 @@ from typing import Any, Iterator
 
 import click
 
-from ..common import EXIT_INPUT, batch_lines, echo_json, error_json, json_option, read_json_file
+from ..common import (
+    EXIT_INPUT,
+    batch_lines,
+    echo_json,
+    error_json,
+    json_option,
+    read_json_file,
+)
 from ..options import (
     SECONDS,
     db_option,
+    engine_option,
     game_option,
     layout_option,
     limit_options,
@@ -20,6 +28,7 @@ from ..options import (
     seed_option,
     store_for,
     symbols_option,
+    warn_engine_fallback,
 )
 
 _LIMITS_HELP = "default: the game's own, 120 s for Half Moon"
@@ -38,7 +47,8 @@ def _print_result(result: Any, label: str, symbols: bool) -> None:
                       else "") + ")")
         return
     source = "from the store: " if result.source == "store" else ""
-    click.echo(f"{label}: {result.verdict.value} ({source}method {result.method}, {result.nodes} nodes, "
+    engine = f"{result.engine} engine, " if result.engine else ""
+    click.echo(f"{label}: {result.verdict.value} ({source}method {result.method}, {engine}{result.nodes} nodes, "
                f"{result.seconds:.3f} s" + (f", stopped by the {result.stopped} limit" if result.stopped else "") + ")")
     if result.moves is not None:
         count = len(result.moves)
@@ -72,6 +82,7 @@ def _inputs(codes: tuple[str, ...], range_text: str | None, game: str | None, ru
                                                "given: solved afresh, never answered from the store.")
 @limit_options(_LIMITS_HELP)
 @seed_option
+@engine_option
 @symbols_option
 @db_option
 @no_cache_option
@@ -83,8 +94,8 @@ def _inputs(codes: tuple[str, ...], range_text: str | None, game: str | None, ru
 @json_option
 def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rules: str | None, layout: str | None,
           line: str, method: str | None, time_limit: float | None, node_limit: int | None, memory_mb: int | None,
-          seed: int | None, symbols: bool, db_path: str | None, no_cache: bool, atlas_dir: str | None,
-          verdict_only: bool, as_json: bool) -> None:
+          seed: int | None, engine: str | None, symbols: bool, db_path: str | None, no_cache: bool,
+          atlas_dir: str | None, verdict_only: bool, as_json: bool) -> None:
     """Decide exactly whether each deal can be won (any solitaire), and show a winning line.
 
     Give deal CODEs (any solitaire: HM, EL, SE, TN), '-' to read codes from stdin (blank and '#'
@@ -107,7 +118,8 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
         if codes or range_text:
             raise click.UsageError("give deal CODEs, --range or --layout FILE, not several")
         result = halfmoon.solve(read_json_file(layout, "layout"), moves=line, game=game or ("HM" if rules is None else None),
-                                rules=rules, method=method, limits=limits, seed=seed)
+                                rules=rules, method=method, limits=limits, seed=seed, engine=engine)
+        warn_engine_fallback(result, engine)
         echo_json(result.to_json()) if as_json else _print_result(result, "layout", symbols)
         return
     if not codes and range_text is None:
@@ -119,7 +131,8 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
     for number, item in _inputs(codes, range_text, game, rules):
         try:
             result = halfmoon.solve(item, moves=line, game=game, rules=rules, method=method, limits=limits, seed=seed,
-                                    store=store, atlas=opened, verdict_only=verdict_only)
+                                    store=store, atlas=opened, verdict_only=verdict_only, engine=engine)
+            warn_engine_fallback(result, engine)
         except ValueError as error:
             if not isinstance(item, str):
                 raise
@@ -161,17 +174,20 @@ def _start_of(code: str | None, layout: str | None, game: str | None, rules: str
               help="With --visible: arrangements of the hidden cards to sample (default 40).")
 @click.option("--budget", type=SECONDS, default=None, metavar="SECONDS",
               help="With --visible: seconds for the whole hint; sampling stops there, said so (default 60).")
-@limit_options(_LIMITS_HELP + "; applies to each position solved (with --visible: 5 s and 20000 nodes)")
+@limit_options(_LIMITS_HELP + "; applies to each position solved, and an exact hint spends at most 4 times it in "
+                              "all (with --visible: 5 s and 20000 nodes)")
 @seed_option
+@engine_option
 @symbols_option
 @json_option
 def hint(code: str | None, line: str, game: str | None, rules: str | None, layout: str | None, visible: bool,
          samples: int | None, budget: float | None, time_limit: float | None, node_limit: int | None,
-         memory_mb: int | None, seed: int | None, symbols: bool, as_json: bool) -> None:
+         memory_mb: int | None, seed: int | None, engine: str | None, symbols: bool, as_json: bool) -> None:
     """Which moves keep the game winnable, after the moves played so far.
 
     Exact by default: the solver sees every card, the hidden ones too, and solves the position
-    and every position one legal move away (the limits apply to each). --json prints {"code",
+    and every position one legal move away (the limits apply to each; the whole hint spends at
+    most 4 times them, and moves it did not reach are 'unknown'). --json prints {"code",
     "game", "played", "verdict", "best", "line", "moves": [{"move", "cards", "verdict"}, …],
     "seconds", "sees": "every card"}.
 
@@ -189,8 +205,8 @@ def hint(code: str | None, line: str, game: str | None, rules: str | None, layou
     if not visible:
         if samples is not None or budget is not None:
             raise click.UsageError("--samples and --budget go with --visible")
-        _print_hint(halfmoon.hint(start, moves=line, game=game, rules=rules, limits=limits, seed=seed), symbols,
-                    as_json)
+        _print_hint(halfmoon.hint(start, moves=line, game=game, rules=rules, limits=limits, seed=seed, engine=engine),
+                    symbols, as_json)
         return
     options: dict[str, Any] = {"samples": samples} if samples is not None else {}
     if budget is not None:

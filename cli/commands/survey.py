@@ -18,11 +18,13 @@ from ..common import Progress, echo_json, json_option
 from ..options import (
     dask_option,
     db_option,
+    engine_option,
     limit_options,
     limits_of,
     no_cache_option,
     quiet_option,
     rules_option,
+    warn_if_readonly,
     workers_option,
 )
 
@@ -46,6 +48,8 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     store = None if no_cache else halfmoon.open_store(db_path)
+    if store is not None:
+        warn_if_readonly(store)
     try:
         yield store
     finally:
@@ -67,6 +71,7 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
 @rules_option
 @click.option("--method", default=None, help="The solving method (default: the game's portfolio).")
 @limit_options("default: the game's own, 120 s for Half Moon")
+@engine_option
 @workers_option
 @dask_option
 @db_option
@@ -78,7 +83,7 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
 @json_option
 def survey(deals: int | None, range_text: str | None, sample: int | None, game: str, rules: str | None,
            method: str | None, time_limit: float | None, node_limit: int | None, memory_mb: int | None,
-           workers: int | None, dask_address: str | None, db_path: str | None, no_cache: bool, each: bool,
+           engine: str | None, workers: int | None, dask_address: str | None, db_path: str | None, no_cache: bool, each: bool,
            plot: str | None, quiet: bool, as_json: bool) -> None:
     """What share of deals can be won: verdict counts, a 95% Wilson interval, solve times.
 
@@ -186,6 +191,7 @@ def _start_number(text: str) -> int:
               help="Stop after scanning this many deals, however many were found.")
 @game_option
 @rules_option
+@engine_option
 @workers_option
 @dask_option
 @db_option
@@ -193,7 +199,7 @@ def _start_number(text: str) -> int:
 @quiet_option
 @json_option
 def generate(count: int, tier: str | None, start_text: str | None, seed: int | None, skip: int, max_scan: int | None,
-             game: str, rules: str | None, workers: int | None, dask_address: str | None, db_path: str | None,
+             game: str, rules: str | None, engine: str | None, workers: int | None, dask_address: str | None, db_path: str | None,
              no_cache: bool, quiet: bool, as_json: bool) -> None:
     """Emit COUNT deals proved winnable, with their difficulty rating, in scan order.
 

@@ -7,6 +7,7 @@ run, body sizes, queue depth) is visible in one place, validated once, and repor
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -51,6 +52,10 @@ class ServiceConfig:
     rating_params: RatingParams = field(default_factory=RatingParams)
     hint_cache: int = 1024
     endgame_cache: int = 256
+    body_timeout: float = 10.0  # seconds a request body may take to arrive, in all (408 beyond)
+    per_client_jobs: int | None = None  # solver jobs one client may have running (None: workers - 1, at least 1)
+    token: str | None = field(default=None, repr=False)  # required as 'Authorization: Bearer …' when set
+    readonly: bool = False  # serve the store without writing to it (also when the file cannot be written)
     atlas_path: Path | None = None  # a winnability atlas: decided deals answered from it (docs/atlas.md)
     cors_origins: tuple[str, ...] = ()  # origins whose pages may call the API from a browser; none by default
 
@@ -78,10 +83,13 @@ class ServiceConfig:
             "max_attempts": self.max_attempts,
             "curated_max_count": self.curated_max_count,
             "curate_scan": self.curate_scan,
+            "body_timeout": self.body_timeout,
+            "per_client_jobs": self.client_jobs,
         }
         for name, value in positive.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise InputError(f"service setting {name} = {value!r}: expected a positive number")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+                    or not math.isfinite(value):
+                raise InputError(f"service setting {name} = {value!r}: expected a positive, finite number")
         if self.wait_default > self.wait_max:
             raise InputError(
                 f"service setting wait_default = {self.wait_default}: must not exceed wait_max = {self.wait_max}"
@@ -90,14 +98,24 @@ class ServiceConfig:
             raise InputError(
                 f"service setting max_queue = {self.max_queue}: must be at least the {self.workers} workers"
             )
+        if self.token is not None and (not isinstance(self.token, str) or len(self.token) < 8
+                                       or not self.token.isprintable() or " " in self.token):
+            raise InputError("service setting token: expected at least 8 printable characters without spaces")
         for name in ("hint_cache", "endgame_cache", "curate_seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise InputError(f"service setting {name} = {value!r}: expected a whole number >= 0")
 
+    @property
+    def client_jobs(self) -> int:
+        """Solver jobs one client may have running at once (the others stay free for other clients)."""
+        return self.per_client_jobs if self.per_client_jobs is not None else max(1, self.workers - 1)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["db_path"] = None if self.db_path is None else str(self.db_path)
+        data["token"] = None if self.token is None else "(set)"  # never shown
+        data["per_client_jobs"] = self.client_jobs
         data["atlas_path"] = None if self.atlas_path is None else str(self.atlas_path)
         data["cors_origins"] = list(self.cors_origins)
         return data

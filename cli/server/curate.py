@@ -69,6 +69,10 @@ class Curator:
         except asyncio.TimeoutError:
             pass
 
+    def wake(self) -> None:
+        """Wake every request waiting in `changed` (the service is stopping)."""
+        self._signal()
+
     def _signal(self) -> None:
         tick, self._tick = self._tick, asyncio.Event()
         tick.set()

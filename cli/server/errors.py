@@ -5,17 +5,25 @@ CLI prints after ``error:`` (library errors are `ValueError` subclasses naming w
 so a client can show it as it is. Kinds and statuses:
 
 - ``invalid_input`` 400: a bad deal code, card, move, layout, position, cursor or tier;
+- ``unauthorized`` 401: a token is required (``--token``) and was missing or wrong;
 - ``bad_request`` 422: the request itself is malformed (missing field, wrong type, bad JSON);
-- ``not_found`` 404, ``method_not_allowed`` 405, ``payload_too_large`` 413;
+- ``not_found`` 404, ``method_not_allowed`` 405, ``request_timeout`` 408 (the body did not
+  arrive in time), ``payload_too_large`` 413;
+- ``too_many_requests`` 429 (with Retry-After) when this client already has its share of solver
+  work running;
 - ``busy`` 503 (with Retry-After) when the solver pool is full, ``worker_lost`` 503 when solver
-  processes kept dying under a job, ``unavailable`` 503 while shutting down;
+  processes kept dying under a job, ``unavailable`` 503 while shutting down or when the results
+  store cannot be used;
 - ``internal`` 500: a bug. The client gets an incident id; the traceback goes to the server log.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hmac
 import json
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -25,12 +33,15 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import halfmoon
+
 from .pool import PoolBusy, PoolClosed, WorkerLost
 
 log = logging.getLogger("halfmoon.server")
 
-_KINDS = {400: "invalid_input", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-          422: "bad_request", 500: "internal", 503: "unavailable"}
+_KINDS = {400: "invalid_input", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
+          408: "request_timeout", 413: "payload_too_large", 422: "bad_request", 429: "too_many_requests",
+          500: "internal", 503: "unavailable"}
 
 
 class ApiError(Exception):
@@ -44,6 +55,14 @@ class ApiError(Exception):
         self.type = type_ or type(self).__name__
         self.message = message
         self.headers = headers or {}
+
+
+class StoreUnavailable(Exception):
+    """The results store cannot be read or written now (corrupt, gone, locked): answered 503."""
+
+
+class ShuttingDown(Exception):
+    """The service is stopping: requests still waiting are answered 503 at once."""
 
 
 class WorkerBug(Exception):
@@ -122,11 +141,24 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(PoolClosed)
     async def closed(request: Request, error: PoolClosed) -> JSONResponse:
-        return error_response(503, "unavailable", str(error), "PoolClosed")
+        return error_response(503, "unavailable", str(error), "PoolClosed", {"Retry-After": "5"})
+
+    @app.exception_handler(ShuttingDown)
+    async def shutting_down(request: Request, error: ShuttingDown) -> JSONResponse:
+        return error_response(503, "unavailable", str(error), "ShuttingDown", {"Retry-After": "5"})
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, error: StoreUnavailable) -> JSONResponse:
+        log.error("results store unavailable: %s", error)
+        return error_response(503, "unavailable", str(error), "StoreUnavailable", {"Retry-After": "30"})
 
     @app.exception_handler(WorkerBug)
     async def worker_bug(request: Request, error: WorkerBug) -> JSONResponse:
         return internal_error(error, f"{request.method} {request.url.path} (in a solver process)", error.trace)
+
+    @app.exception_handler(halfmoon.NotFoundError)
+    async def not_found(request: Request, error: ValueError) -> JSONResponse:
+        return error_response(404, "not_found", str(error), type(error).__name__)
 
     @app.exception_handler(ValueError)
     async def invalid_input(request: Request, error: ValueError) -> JSONResponse:
@@ -149,15 +181,18 @@ def internal_error(error: BaseException | None, where: str, trace: str | None = 
 
 
 class BodyLimit:
-    """ASGI middleware: refuse request bodies over `max_bytes` with 413, before any route runs.
+    """ASGI middleware: refuse request bodies over `max_bytes` with 413, or slower than `timeout` seconds
+    in all with 408, before any route runs.
 
-    Reads the body up front (bounded), so a client that lies in Content-Length or streams a
-    chunked body is stopped at the limit too; the route then sees the buffered body.
+    Reads the body up front (bounded in size and time), so a client that lies in Content-Length,
+    streams a chunked body or trickles it byte by byte is stopped too; the route then sees the
+    buffered body.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -174,8 +209,16 @@ class BodyLimit:
                     return
         chunks: list[bytes] = []
         total = 0
+        deadline = time.monotonic() + self.timeout
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                response = error_response(408, "request_timeout",
+                                          f"the request body did not arrive within {self.timeout:g} s",
+                                          "RequestTimeout", {"Connection": "close"})
+                await response(scope, receive, send)
+                return
             if message["type"] == "http.disconnect":
                 return
             body = message.get("body", b"")
@@ -201,3 +244,57 @@ class BodyLimit:
             {"Connection": "close"},
         )
         await response(scope, receive, send)
+
+
+class TokenCheck:
+    """ASGI middleware: with a token set, every request but the open paths needs ``Authorization: Bearer``."""
+
+    OPEN = ("/healthz", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json")
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.token is None or scope.get("path") in self.OPEN:
+            await self.app(scope, receive, send)
+            return
+        given = b""
+        for name, value in scope.get("headers", []):
+            if name == b"authorization" and value[:7].lower() == b"bearer ":
+                given = value[7:].strip()
+        if not hmac.compare_digest(given, self.token):
+            response = error_response(401, "unauthorized", "this service needs its token: send "
+                                      "'Authorization: Bearer <token>'", "Unauthorized", {"WWW-Authenticate": "Bearer"})
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class CancelledAs503:
+    """ASGI middleware (outermost): a request cancelled before it was answered (the server stopping
+    past its grace period) gets the documented 503 JSON instead of the server's plain-text 500."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def noting(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting)
+        except asyncio.CancelledError:
+            if not started:
+                response = error_response(503, "unavailable", "the service is shutting down; ask again shortly",
+                                          "ShuttingDown", {"Retry-After": "5", "Connection": "close"})
+                await response(scope, receive, send)
+            raise

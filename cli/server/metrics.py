@@ -1,6 +1,6 @@
 """Counters and latency figures for ``GET /v1/stats``: constant memory whatever the traffic.
 
-Latencies go into `LatencyBins`, one per route template (so ``/v1/deals/{code}`` is one entry and
+Latencies go into a `halfmoon.TimeHistogram`, one per route template (so ``/v1/deals/{code}`` is one entry and
 not one per deal code): logarithmic bins, 10 per decade from 0.1 ms to 1000 s. Count, mean, min
 and max are exact; quantiles are read at the upper edge of their bin, so they are approximate
 (at most 26% high) and labelled so: ``p50_approx``, ``p90_approx``, ``p99_approx``.
@@ -8,64 +8,13 @@ and max are exact; quantiles are read at the upper edge of their bin, so they ar
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-
-class LatencyBins:
-    """Seconds in logarithmic bins (see the module docstring)."""
-
-    PER_DECADE = 10
-    LOW = -4  # 10^-4 s: the upper edge of the first bin
-    HIGH = 3  # 10^3 s: anything slower goes in the last bin
-
-    def __init__(self) -> None:
-        self.counts = [0] * ((self.HIGH - self.LOW) * self.PER_DECADE + 2)
-        self.n = 0
-        self.total = 0.0
-        self.minimum = math.inf
-        self.maximum = 0.0
-
-    def _edge(self, index: int) -> float:
-        return 10.0 ** (self.LOW + index / self.PER_DECADE)
-
-    def add(self, seconds: float) -> None:
-        seconds = max(0.0, seconds)
-        self.n += 1
-        self.total += seconds
-        self.minimum = min(self.minimum, seconds)
-        self.maximum = max(self.maximum, seconds)
-        index = 0
-        if seconds > 0:
-            index = math.ceil((math.log10(seconds) - self.LOW) * self.PER_DECADE - 1e-9)
-        self.counts[min(max(index, 0), len(self.counts) - 1)] += 1
-
-    def quantile(self, q: float) -> float:
-        """The upper edge of the bin holding the q-quantile (never above the exact maximum)."""
-        target, running = q * self.n, 0
-        for index, count in enumerate(self.counts):
-            running += count
-            if count and running >= target:
-                return min(self._edge(index), self.maximum)
-        return self.maximum
-
-    def summary(self) -> dict[str, Any]:
-        if self.n == 0:
-            return {"n": 0}
-        return {
-            "n": self.n,
-            "mean": round(self.total / self.n, 6),
-            "min": round(self.minimum, 6),
-            "p50_approx": round(self.quantile(0.5), 6),
-            "p90_approx": round(self.quantile(0.9), 6),
-            "p99_approx": round(self.quantile(0.99), 6),
-            "max": round(self.maximum, 6),
-            "total": round(self.total, 3),
-        }
+import halfmoon
 
 
 class Metrics:
@@ -75,13 +24,13 @@ class Metrics:
         self.started = time.monotonic()
         self.requests = 0
         self.by_status: Counter[str] = Counter()
-        self.latency: dict[str, LatencyBins] = {}
+        self.latency: dict[str, halfmoon.TimeHistogram] = {}
         self.counts: Counter[str] = Counter()
 
     def record(self, route: str, status: int, seconds: float) -> None:
         self.requests += 1
         self.by_status[f"{status // 100}xx"] += 1
-        self.latency.setdefault(route, LatencyBins()).add(seconds)
+        self.latency.setdefault(route, halfmoon.TimeHistogram()).add(seconds)
 
     def bump(self, name: str, by: int = 1) -> None:
         self.counts[name] += by

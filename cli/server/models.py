@@ -8,9 +8,9 @@ could drop or rename a field.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
 
@@ -65,19 +65,6 @@ class Pending(BaseModel):
     verdict: Literal["unknown"] | None = None
 
 
-class HintRequest(BaseModel):
-    """A deal code (any solitaire), or a layout in the `deal --json` shape, and the moves played so far."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"code": "HM1-N-AAAAAAB", "moves": "4+10, 1+3"}]})
-
-    code: str | None = Field(None, description="A solitaire deal code (HM, EL, SE, TN).")
-    layout: dict[str, Any] | None = Field(None, description="Instead of a code: a position as `deal --json` prints it.")
-    game: str | None = Field(None, description="With a layout: the game's tag or name (default HM).")
-    rules: str | dict[str, Any] | None = Field(
-        None, description="With a layout: a rule preset's name or tag (`halfmoon rules list`), or a rule set as JSON.")
-    moves: str | list[str] = Field("", description="Moves played, like '1+8, 8+5+3' or ['1+8', '8+5+3'].")
-
-
 class MoveVerdict(BaseModel):
     move: str
     cards: str
@@ -122,21 +109,6 @@ class CuratedPage(BaseModel):
     retry_after: int | None = None
 
 
-class EndgameRequest(BaseModel):
-    """A position in the game's JSON shape (docs/endgames.md), or a deal code and moves."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    position: dict[str, Any] | None = Field(None, description="The position JSON, as `endgame --position FILE` reads.")
-    code: str | None = Field(None, description="Instead of a position: a deal code of the game.")
-    moves: str = Field("", description="Moves to play from the deal (the game's notation); with `code` only.")
-    until: Literal["endgame"] | None = Field(None, description="Play on with the fixed seeded policy to the endgame.")
-    seed: int = Field(0, ge=0, description="Seed of the `until` policy.")
-    method: Literal["auto", "retrograde", "negamax"] = "auto"
-    max_seconds: float | None = Field(None, gt=0, description="Give up (unknown) after this long; at most the server's limit.")
-    max_positions: int | None = Field(None, gt=0, description="Give up (unknown) beyond this many positions; at most the server's.")
-
-
 class EndgameReply(BaseModel):
     """`halfmoon endgame GAME --json`: every question's exact value, every move's value, a line."""
 
@@ -170,3 +142,122 @@ class Health(BaseModel):
     status: Literal["ok", "unavailable"]
     workers: int
     reason: str | None = None
+
+
+# -- request bodies: built for the running service (its limits and its games go into the schema) -----------
+
+
+#: A card as `deal --json` prints it (any case): rank A 2-9 T J Q K, suit C D H S.
+CARD_PATTERN = "^[2-9TJQKAtjqka][CDHScdhs]$"
+#: The most moves a body may list, and their length (far more than any game lasts); every body these
+#: bounds allow stays under the default 64 KB body limit, so a schema-valid body is never refused as too large.
+MAX_MOVES = 300
+MAX_MOVE_CHARS = 32
+MAX_MOVES_TEXT = 8192
+
+
+UntilEndgame = Literal["endgame"]
+ExactMethod = Literal["auto", "retrograde", "negamax"]
+
+def _whole(value: Any) -> Any:
+    """JSON Schema's integers include 133.0: take a float with no fraction as the integer it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A JSON integer (133 or 133.0; never true/false or text).
+JsonInt = Annotated[int, BeforeValidator(_whole)]
+
+
+def _absent_not_null(schema: dict[str, Any]) -> None:
+    """Optional fields are left out, never null: drop the `null` default from their schemas."""
+    for prop in schema.get("properties", {}).values():
+        if prop.get("default", 0) is None:
+            del prop["default"]
+
+
+def _card(description: str = "") -> dict[str, Any]:
+    return {"type": "string", "pattern": CARD_PATTERN} | ({"description": description} if description else {})
+
+
+#: What a layout may hold: the `deal --json` shapes of the solitaires (other keys, e.g. code, are ignored).
+LAYOUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A position as `halfmoon deal CODE --json` prints it: piles (bottom → top), reserve slots "
+                   "(null when empty), and the stock for games with one; or a grid deal's `grid`. It must also "
+                   "fit the game (its piles and slots, each card at most as often as its decks hold it): that "
+                   "is checked by the service (400).",
+    "properties": {
+        "piles": {"type": "array", "maxItems": 64, "items": {"type": "array", "maxItems": 104, "items": _card()}},
+        "reserve": {"type": "array", "maxItems": 64, "items": {"anyOf": [_card(), {"type": "null"}]}},
+        "stock": {"type": "array", "maxItems": 416, "items": _card()},
+        "grid": {"type": "array", "maxItems": 64, "items": {"anyOf": [_card(), {"type": "null"}]}},
+    },
+    "anyOf": [{"required": ["piles"]}, {"required": ["grid"]}],
+}
+
+
+def hint_request(solitaire_code: str, games: str, presets: str) -> type[BaseModel]:
+    """The body of POST /v1/hint: a code (and moves), or a layout with its game or rules (and moves)."""
+
+    def schema(out: dict[str, Any]) -> None:
+        _absent_not_null(out)
+        out["properties"]["layout"] = LAYOUT_SCHEMA
+        out["oneOf"] = [
+            {"required": ["code"], "not": {"anyOf": [{"required": ["layout"]}, {"required": ["game"]},
+                                                     {"required": ["rules"]}]}},
+            {"required": ["layout"], "not": {"anyOf": [{"required": ["code"]}, {"required": ["game", "rules"]}]}},
+        ]
+        out["examples"] = [{"code": "HM1-N-AAAAAAB", "moves": "4+10, 1+3"}]
+
+    return create_model(
+        "HintRequest",
+        __config__=ConfigDict(extra="forbid", strict=True, json_schema_extra=schema),
+        __doc__="A solitaire deal code, or a layout with its `game` (default HM) or `rules`; and the moves played "
+                "so far. Exactly one of `code` and `layout`; `game` and `rules` only with a layout, not both.",
+        code=(str, Field(None, json_schema_extra={"pattern": solitaire_code},
+                         description="A solitaire deal code (HM, EL, SE, TN), any case.")),
+        layout=(dict[str, Any], Field(None, description="Instead of a code: a layout (see the schema).")),
+        game=(str, Field(None, json_schema_extra={"pattern": games},
+                         description="With a layout: the solitaire's tag or name (default HM).")),
+        rules=(str | dict[str, Any], Field(None, description="With a layout: an Elevens-family rule preset's name "
+                                           "or tag, or a rule set as JSON (what a rule file holds).",
+                                           json_schema_extra={"anyOf": [{"type": "string", "pattern": presets},
+                                                                        {"type": "object"}]})),
+        moves=(Annotated[str, Field(max_length=MAX_MOVES_TEXT)]
+               | Annotated[list[Annotated[str, Field(max_length=MAX_MOVE_CHARS)]], Field(max_length=MAX_MOVES)],
+               Field("", description="Moves played, like '1+8, 8+5+3' or ['1+8', '8+5+3'] (each must be legal "
+                                     "where it is played: 400 otherwise).")),
+    )
+
+
+def endgame_request(code: str, max_seconds: float, max_positions: int) -> type[BaseModel]:
+    """The body of POST /v1/endgames/{game}: a position, or a deal code of the game and moves."""
+
+    def schema(out: dict[str, Any]) -> None:
+        _absent_not_null(out)
+        out["oneOf"] = [
+            {"required": ["position"], "not": {"anyOf": [{"required": ["code"]}, {"required": ["moves"]}]}},
+            {"required": ["code"], "not": {"required": ["position"]}},
+        ]
+
+    return create_model(
+        "EndgameRequest",
+        __config__=ConfigDict(extra="forbid", strict=True, json_schema_extra=schema),
+        __doc__="A position in the game's JSON shape (docs/endgames.md), or a deal code of the game and moves; "
+                "exactly one of `position` and `code` (`moves` only with a code).",
+        position=(dict[str, Any], Field(None, description="The position JSON, as `endgame --position FILE` reads "
+                                                          "(it must be a position of the game: 400 otherwise).")),
+        code=(str, Field(None, json_schema_extra={"pattern": code},
+                         description="Instead of a position: a deal code of this game, any case.")),
+        moves=(str, Field("", max_length=MAX_MOVES_TEXT, description="Moves to play from the deal (the game's notation); "
+                                                            "with `code` only.")),
+        until=(UntilEndgame, Field(None, description="Play on with the fixed seeded policy to the endgame.")),
+        seed=(JsonInt, Field(0, ge=0, le=2**53 - 1, description="Seed of the `until` policy (at most 2^53 - 1, exact in JSON).")),
+        method=(ExactMethod, "auto"),
+        max_seconds=(float, Field(None, gt=0, le=max_seconds, allow_inf_nan=False,
+                                  description=f"Give up (unknown) after this long (default and most: {max_seconds:g}).")),
+        max_positions=(JsonInt, Field(None, gt=0, le=max_positions, description=f"Give up (unknown) beyond this many "
+                                  f"positions (default and most: {max_positions}).")),
+    )

@@ -16,14 +16,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import Body, FastAPI
+from fastapi import Body, FastAPI, Request
 from fastapi.responses import JSONResponse
-from pydantic import Field
+from pydantic import Field, create_model
 
 from . import work
-from .errors import ApiError
-from .flights import Flights, wait_for
-from .models import ErrorReply, HintRequest, Pending
+from .flights import Flights
+from .models import ErrorReply, JsonInt, Pending
+from .replies import client_of as _client
+from .replies import pending as _pending
 
 #: Positions a hint solves at most (as in app.py): bounds the hard timeout of an analysis.
 HINT_POSITIONS = 64
@@ -33,13 +34,23 @@ FAIR_MAX_SAMPLES = 200
 FAIR_BUDGET = 30.0
 
 
-class FairHintRequest(HintRequest):
+def fair_hint_request(hint_request: Any) -> Any:
     """A position (as for ``/v1/hint``), and how to sample what the player cannot see."""
+    return create_model(
+        "FairHintRequest", __base__=hint_request,
+        samples=(JsonInt, Field(None, ge=1, le=FAIR_MAX_SAMPLES, description=f"Arrangements of the hidden cards to "
+                                f"sample (default 40, at most {FAIR_MAX_SAMPLES}).")),
+        seed=(JsonInt, Field(0, ge=0, le=2**53 - 1, description="Sampling seed: the same seed gives the same answer "
+                                                                 "(at most 2^53 - 1, exact in JSON).")),
+    )
 
-    samples: int | None = Field(None, ge=1, le=FAIR_MAX_SAMPLES,
-                                description=f"Arrangements of the hidden cards to sample (default 40, at most "
-                                            f"{FAIR_MAX_SAMPLES}).")
-    seed: int = Field(0, ge=0, lt=2**64, description="Sampling seed: the same seed gives the same answer.")
+
+def _body(model: Any) -> Any:
+    """Route decorator: the body parameter `request` is of `model`, a class built for this app."""
+    def mark(route: Any) -> Any:
+        route.__annotations__["request"] = model
+        return route
+    return mark
 
 
 # -- what the solver processes run (top-level functions, picklable) ---------------------------------
@@ -65,79 +76,73 @@ def analyze_job(start: Any, game: str | None, rules: Any, moves: str, limits: An
     return work._guarded(run)
 
 
-def install_play(app: FastAPI, service: Any, wait_query: Any) -> None:
-    """Add the three endpoints to `app`, solving in `service`'s pool under its `config`'s limits."""
+def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any, contract: Any) -> None:
+    """Add the three endpoints to `app`, solving in `service`'s pool under its `config`'s limits; bodies are
+    `hint_request` (the app's model, its schema the contract) checked by `contract` as /v1/hint's are."""
     import halfmoon
 
-    from .app import _multiplayer, _pending, _rules
+    FairHintRequest = fair_hint_request(hint_request)  # noqa: N806
 
     config = service.config
     fair_answers: Flights[dict[str, Any]] = Flights(256)
     analyses: Flights[dict[str, Any]] = Flights(256)
     bad: dict[int | str, dict[str, Any]] = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy: dict[int | str, dict[str, Any]] = {503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."}}
+    busy: dict[int | str, dict[str, Any]] = {
+        503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."},
+        429: {"model": ErrorReply, "description": "This client has its share of solver jobs running (Retry-After)."}}
     later: dict[int | str, dict[str, Any]] = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
-    def played(request: HintRequest) -> tuple[Any, str | None, Any, str, Any]:
+    async def played(request: Any) -> tuple[Any, str | None, Any, str, Any]:
         """The start, game, rules and moves of a request, and the line replayed (a bad one: 400 now)."""
-        if (request.code is None) == (request.layout is None):
-            raise ApiError(422, "give a deal code or a layout (one of them)", "bad_request", "UsageError")
-        rules = _rules(request.rules)
-        if request.layout is not None:
-            start: Any = request.layout
-            game = request.game or ("HM" if rules is None else None)
-        else:
-            start, game = request.code, request.game
-        moves = request.moves if isinstance(request.moves, str) else ", ".join(request.moves)
-        line = halfmoon.replay(start, moves, game=game, rules=rules)
-        if line.game in _multiplayer():
-            raise halfmoon.UnsupportedError(f"{_multiplayer()[line.game].title} is a multiplayer game: this is for "
-                                            f"solitaires; ask `endgame` about its positions")
-        return start, game, rules, moves, line
+        return await contract.solitaire_line(request, "this")
 
     async def answered(flights: Flights[dict[str, Any]], key: str, budget: float, job: Any, args: tuple[Any, ...],
-                       wait: float | None, line: Any) -> JSONResponse:
+                       wait: float | None, line: Any, client: str) -> JSONResponse:
         head = {"code": line.code, "played": len(line.moves)}
         answer = flights.cached(key)
         source = "memory"
         if answer is None:
-            task = flights.start(key, lambda: service.in_pool(key, job, *args, hard_timeout=2 * budget + 30))
-            if not await wait_for(task, service.wait(wait)):
+            task = service.start_work(flights, key, client, lambda: service.in_pool(
+                key, job, *args, hard_timeout=2 * budget + 30))
+            if not await service.await_work(task, service.wait(wait)):
                 return _pending(service.retry_after(key, budget), "still solving; the answer is kept: ask again",
                                 **head)
             answer, source = task.result(), "solver"
         return JSONResponse(answer | head | {"source": source})
 
     @app.post("/v1/replay", responses=bad, tags=["deals"])
-    async def replay(request: HintRequest = Body(...)) -> JSONResponse:
+    @_body(hint_request)
+    async def replay(request: Any = Body(...)) -> JSONResponse:
         """Play moves on a solitaire deal or layout: `halfmoon replay … --json` (the position, score,
         status) with ``legal``, the moves that can be played next. A move that cannot be played is a
         400 whose message is the rules' own, after ``move N ('…'):``. Instant: nothing is solved."""
-        return JSONResponse(played(request)[4].to_json())
+        return JSONResponse((await played(request))[4].to_json())
 
     @app.post("/v1/fair-hint", responses=bad | later | busy, tags=["deals"])
-    async def fair_hint(request: FairHintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    @_body(FairHintRequest)
+    async def fair_hint(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
         """A fair hint (`halfmoon hint … --visible --json`): judged from what the player sees. For each
         legal move, the share of sampled arrangements of the hidden cards (consistent with the tops,
         pile heights, reserve and cards removed) in which the game stays winnable, with a 95%
         interval. Seeded: the same request gives the same answer. Exact hints (`/v1/hint`) see
         every card."""
-        _, game, rules, _, line = played(request)
+        _, game, rules, _, line = await played(request)
         worker_game = line.game if rules is None else None
         key = json.dumps(["fair", worker_game, rules, line.position_json, request.samples, request.seed],
                          sort_keys=True)
         return await answered(fair_answers, key, FAIR_BUDGET, fair_hint_job,
                               (line.position_json, worker_game, rules, request.samples, request.seed, FAIR_BUDGET),
-                              wait, line)
+                              wait, line, _client(http))
 
     @app.post("/v1/analyze", responses=bad | later | busy, tags=["deals"])
-    async def analyze(request: HintRequest = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    @_body(hint_request)
+    async def analyze(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
         """Where did I go wrong (`halfmoon analyze … --json`): the first move after which the game could
         no longer be won (a binary search over the line, every card known), and the moves that would
         have kept it winnable there."""
-        start, game, rules, moves, line = played(request)
+        start, game, rules, moves, line = await played(request)
         seconds = config.hint_time_limit
         key = json.dumps(["analyze", start, game, rules, [str(m) for m in line.moves], seconds], sort_keys=True)
         budget = seconds * (4 + len(line.moves).bit_length() + HINT_POSITIONS)
         return await answered(analyses, key, budget, analyze_job,
-                              (start, game, rules, moves, halfmoon.Limits(seconds=seconds)), wait, line)
+                              (start, game, rules, moves, halfmoon.Limits(seconds=seconds)), wait, line, _client(http))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
@@ -67,7 +68,8 @@ class SolverPool:
         if self._closed:
             raise PoolClosed("the service is shutting down")
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context)
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
+                                                 initializer=work.worker_init, initargs=(os.getpid(),))
         return self._executor
 
     def _renew(self, executor: ProcessPoolExecutor) -> None:

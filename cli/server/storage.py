@@ -6,6 +6,10 @@ and SQLite's own locking serialises us with a `halfmoon survey` writing the same
 reader's store answers look-ups without waiting behind writes (WAL lets both run at once).
 Every question is the facade's or a `halfmoon.ResultStore` method (solver/store.py holds the
 SQL and its rules, e.g. that an `unknown` never overwrites an exact verdict).
+
+A store that cannot be used (corrupted, deleted, locked past the busy timeout) raises
+`StoreUnavailable` (answered 503, never 500); a store this process may only read is opened
+read-only: look-ups are served, writes are skipped and counted.
 """
 
 from __future__ import annotations
@@ -18,72 +22,90 @@ from typing import Any, Callable, TypeVar
 
 import halfmoon
 
+from .errors import StoreUnavailable
+
 T = TypeVar("T")
 
 
 class StoreGateway:
     """Async access to one store file (see the module docstring)."""
 
-    def __init__(self, path: Path | None) -> None:  # None: what halfmoon.open_store() opens by default
+    def __init__(self, path: Path | None, readonly: bool = False) -> None:
         self.path = path
+        self.asked_readonly = readonly
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="store-writer")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="store-reader")
         self._local = threading.local()
-        self._reader_store: halfmoon.ResultStore | None = None
+        self.bad_lines = 0  # stored winning lines that failed to replay on reading (never served)
         self.writes = 0
+        self.skipped_writes = 0  # not written: the store is read-only
+        self.readonly = readonly
 
     # -- plumbing ----------------------------------------------------------------------------
 
     def _store(self) -> halfmoon.ResultStore:
         store = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = halfmoon.open_store(self.path)
+            store = self._local.store = halfmoon.open_store(self.path, readonly=True if self.asked_readonly else None)
+            self.path = store.path
+            self.readonly = self.readonly or store.readonly
         return store
 
-    async def _read(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._reader, lambda: fn(self._store()))
-
-    async def _write(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
-        def run() -> T:
+    def _guarded(self, fn: Callable[[halfmoon.ResultStore], T], commit: bool) -> T:
+        try:
             store = self._store()
             try:
                 return fn(store)
             finally:
-                store.flush()  # one transaction per operation, committed before the answer goes out
+                if commit:
+                    store.flush()  # one transaction per operation, committed before the answer goes out
+        except halfmoon.ResultStore.FAILURES as error:
+            self._drop()  # a fresh connection next time (the file may be back, or replaced)
+            raise StoreUnavailable(f"results store {self.path}: {error}") from None
 
-        return await asyncio.get_running_loop().run_in_executor(self._writer, run)
+    def _drop(self) -> None:
+        store = getattr(self._local, "store", None)
+        self._local.store = None
+        if store is not None:
+            try:
+                store.close()
+            except halfmoon.ResultStore.FAILURES:
+                pass
+
+    async def _read(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._reader, self._guarded, fn, False)
+
+    async def _write(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._writer, self._guarded, fn, True)
 
     async def open(self) -> None:
         """Open (creating if needed) both stores; a bad file fails here, before serving."""
         await self._write(lambda store: None)
-        self._reader_store = await self._read(lambda store: store)
+        await self._read(lambda store: None)
 
     async def close(self) -> None:
-        def close_here() -> None:
-            store = getattr(self._local, "store", None)
-            if store is not None:
-                store.close()
-                self._local.store = None
-
         for pool in (self._writer, self._reader):
-            await asyncio.get_running_loop().run_in_executor(pool, close_here)
+            await asyncio.get_running_loop().run_in_executor(pool, self._drop)
             pool.shutdown(wait=True)
-
-    @property
-    def bad_lines(self) -> int:
-        """Stored winning lines that failed to replay on reading (never served)."""
-        return self._reader_store.bad_lines if self._reader_store is not None else 0
 
     # -- solutions ------------------------------------------------------------------------------
 
     async def from_store(self, code: str, limits: halfmoon.Limits) -> halfmoon.SolveResult | None:
         """The answer the store's trust rules allow for a deal (its winning line replayed first), or None."""
-        return await self._read(lambda store: halfmoon.from_store(code, store=store, limits=limits))
+        def run(store: halfmoon.ResultStore) -> halfmoon.SolveResult | None:
+            before = store.bad_lines
+            try:
+                return halfmoon.from_store(code, store=store, limits=limits)
+            finally:
+                self.bad_lines += store.bad_lines - before
+
+        return await self._read(run)
 
     async def put(self, result: halfmoon.StoredResult) -> bool:
-        """Write and commit one result; False when the store kept a decided verdict instead."""
+        """Write and commit one result; False when the store kept a decided verdict instead (or is read-only)."""
         wrote = await self._write(lambda store: store.put(result))
         self.writes += wrote
+        self.skipped_writes += self.readonly
         return wrote
 
     # -- curation -------------------------------------------------------------------------------
@@ -98,6 +120,7 @@ class StoreGateway:
             return wrote
 
         self.writes += await self._write(run)
+        self.skipped_writes += self.readonly
 
     async def curation_state(self, code: str, params: Any) -> str | None:
         """``rated``, ``settled`` or None (rate it): `halfmoon.curation_state`."""

@@ -14,6 +14,9 @@ only happens when the two checks disagree; it is still answered 400.
 from __future__ import annotations
 
 import os
+import select
+import signal
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -44,6 +47,43 @@ class Solved:
 
     answer: dict[str, Any]
     stored: Any  # halfmoon.StoredResult
+
+
+def worker_init(service_pid: int) -> None:
+    """Run in every solver process as it starts: leave Ctrl-C to the service, and end with the service.
+
+    A worker's parent is the pool's fork server, not the service, and the fork server lives as
+    long as any worker does; so each worker watches the service process itself (a pidfd on Linux,
+    else a check twice a second) and exits when it ends, however it ends (kill -9 included). The
+    fork server then sees its last client go and exits too.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        handle: int | None = os.pidfd_open(service_pid)
+    except (AttributeError, OSError):  # not Linux, an old kernel, or the service is gone already
+        handle = None
+        if not _alive(service_pid):
+            os._exit(1)
+
+    def watch() -> None:
+        if handle is not None:
+            select.select([handle], [], [])  # readable once the service process has ended
+        else:
+            while _alive(service_pid):
+                time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="service-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _guarded(fn: Callable[[], Any]) -> Done | Failed:

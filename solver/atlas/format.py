@@ -28,7 +28,9 @@ import hashlib
 import json
 import os
 import re
+import signal
 import struct
+import threading
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -281,6 +283,23 @@ def shard_name(game: str, bits: int, index: int) -> str:
 
 def sidecar_path(shard: Path) -> Path:
     return shard.with_name(shard.name[: -len(SUFFIX)] + SIDECAR_SUFFIX)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM (in the main thread) until the block ends; they act at once after it.
+
+    A stop then never leaves a commit half done (the journal would repair it, but a clean stop
+    should leave nothing to repair).
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def journal_path(shard: Path) -> Path:
@@ -567,9 +586,10 @@ class ShardWriter:
         version = merge_versions(self.solver_version, solver_version or self.solver_version_wanted)
         meta = {"format": FORMAT_VERSION, "shard": self.path.name, "start": start, "length": len(array),
                 "solver_version": version, "unknowns": entries, "digest": bytes_digest(array.tobytes()).hex()}
-        _write_atomically(self.journal, json.dumps(meta, separators=(",", ":")).encode() + b"\n" + array.tobytes(),
-                          self.sync)
-        self._apply(start, array, entries, version)
+        with _signals_deferred():  # a commit runs to its end: Ctrl-C and SIGTERM act once it is done
+            _write_atomically(self.journal, json.dumps(meta, separators=(",", ":")).encode() + b"\n" + array.tobytes(),
+                              self.sync)
+            self._apply(start, array, entries, version)
 
     def _replay_journal(self) -> None:
         raw = self.journal.read_bytes()

@@ -52,6 +52,9 @@ class Solitaire(Generic[P, M]):
     greedy_score: Callable[[P, M], int] | None = None  # a player's rule of thumb, for the rating
     tiers: tuple[str, ...] = ("easy", "medium", "hard", "expert")  # the rating tiers its deals can reach
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the rule set of a rule-file game
+    engines: tuple[str, ...] = ()  # the engines `with_engine` offers (empty: one engine)
+    with_engine: Callable[[str], Solitaire[P, M]] | None = None  # the same game solved by that engine
+    engine_warning: Callable[[], str | None] | None = None  # one line when the default engine fell back
     # Fair hints (what a player cannot see; None: the game has no such model). `conceal` splits a
     # position into what a player sees (a hashable view) and the hidden cards, slot by slot in a
     # fixed order; `reveal` puts cards back into those slots in that order. A player who knows the

@@ -18,10 +18,14 @@ What the runner guarantees:
 
 from __future__ import annotations
 
+import ctypes
 import heapq
 import itertools
 import os
 import signal
+import sys
+import threading
+import time
 from collections import deque
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -80,10 +84,40 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent() -> None:
+    """Make this (worker) process end when its parent process ends, however it ends (kill -9 too).
+
+    Linux: the kernel sends SIGKILL on the parent's death (prctl PR_SET_PDEATHSIG); elsewhere a
+    daemon thread checks once a second whether the parent is still the one that started us.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent died before the call took effect
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them (no tracebacks from each)."""
+    """Workers leave Ctrl-C and SIGTERM to the parent, which stops them (no tracebacks from each),
+    and end with it (no worker outlives a killed survey)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
 
 
 class LocalPool:
@@ -188,12 +222,15 @@ def run_jobs(
     window: int | None = None,
     lookahead: int | None = None,
     max_attempts: int = 3,
+    on_idle: Callable[[], None] | None = None,
+    idle_seconds: float = 0.5,
 ) -> Iterator[Outcome]:
     """Run `fn(*job.args)` for every job on `source`, yielding outcomes as they finish.
 
     `window` bounds the jobs in flight (default: twice the workers), `lookahead` the jobs read
     ahead for hardest-first ordering (default: four windows). Closing the iterator early
-    cancels what has not started.
+    cancels what has not started. `on_idle()` is called every `idle_seconds` while no job
+    finishes (e.g. to commit what was written before a long solve).
     """
     if max_attempts < 1:
         raise InputError(f"max_attempts {max_attempts}: expected at least 1")
@@ -243,7 +280,12 @@ def run_jobs(
                 if suspects:
                     continue
                 return
-            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(in_flight), timeout=idle_seconds if on_idle is not None else None,
+                           return_when=FIRST_COMPLETED)
+            if not done:
+                assert on_idle is not None
+                on_idle()
+                continue
             broken = False
             for future in done:
                 job = in_flight.pop(future)

@@ -110,6 +110,7 @@ class _Budget:
         self.ticks = 0
         self.explore_share = explore_share  # share of the time (and memory) the exploration may use
         self.exploring = True
+        self.spent: str | None = None  # the time limit, once hit: every later check stops at once
         self.progress = progress
         self.counts: Callable[[], tuple[int, int, int]] | None = None  # (positions, nodes, table bytes)
         self.phase = ""
@@ -157,6 +158,8 @@ class _Budget:
         limits = self.limits
         if limits.nodes is not None and positions > limits.nodes:
             raise _LimitHit(f"position limit {limits.nodes} reached")
+        if self.spent is not None:  # a limit already hit (by an earlier question): the budget is gone
+            raise _LimitHit(self.spent)
         self.ticks += 1
         if self.ticks % self.every:
             return
@@ -171,6 +174,7 @@ class _Budget:
             if share < 1.0:
                 raise _LimitHit(f"time limit {limits.seconds:g} s reached (the exploration stops at "
                                 f"{limits.seconds * share:g} s, leaving the rest for the analysis)")
+            self.spent = f"time limit {limits.seconds:g} s reached"
             raise _LimitHit(f"time limit {limits.seconds:g} s reached")
         if limits.memory_bytes is not None and self.rss0:
             if _rss_bytes() - self.rss0 > limits.memory_bytes * share:

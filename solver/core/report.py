@@ -7,6 +7,8 @@ on to its endgame. The CLI, the HTTP service and the facade share both.
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from typing import Any, Sequence
 
 from .adapters import Ask, EndgameAdapter
@@ -56,6 +58,7 @@ def answer(
     fails to replay is a bug and raises AssertionError, never a quiet wrong answer). `progress`,
     if given, receives the solver's counts about twice a second (see `solver.core.exact.solve`).
     """
+    started = time.perf_counter()
     game = adapter.game
     asks = adapter.asks(position)
     solutions = solve_all(game, position, [a.question for a in asks], limits, method, max_line, progress)
@@ -98,7 +101,10 @@ def answer(
         report["questions"].append(entry)
     extra_answers = getattr(adapter, "extra_answers", None)
     if callable(extra_answers):  # optional: answers beyond the exact questions (e.g. a max^n line)
-        report["extra_answers"] = list(extra_answers(position, limits))
+        left = limits  # the time limit bounds the whole answer: the extras get what the questions left
+        if limits.seconds is not None:
+            left = replace(limits, seconds=max(limits.seconds - (time.perf_counter() - started), 1e-3))
+        report["extra_answers"] = list(extra_answers(position, left))
     extra = getattr(adapter, "extra", None)
     if callable(extra):  # optional: structured facts about the position
         report["extra"] = extra(position)

@@ -127,6 +127,32 @@ class PilePosition:
     def cards_left(self) -> int:
         return sum(map(len, self.piles)) + sum(c is not None for c in self.reserve) + len(self.stock)
 
+    def taken(self, move: Move) -> list[Card] | str:
+        """The cards `move` takes here, or why it cannot take them (a place that is not there or is empty)."""
+        cards = []
+        for place in move.places:
+            if place.in_reserve and place.index >= len(self.reserve):
+                slots = f"R1-R{len(self.reserve)}" if self.reserve else "none"
+                return f"unknown place {place}: reserve slots are {slots}"
+            if not place.in_reserve and place.index >= len(self.piles):
+                return f"unknown place {place}: there are piles 1-{len(self.piles)}"
+            card = self.card_at(place)
+            if card is None:
+                return f"place {place} is empty"
+            cards.append(card)
+        return cards
+
+    def without(self, move: Move) -> tuple[list[tuple[Card, ...]], list[Card | None]]:
+        """The piles and reserve once `move`'s cards are gone (a legal move; no refill)."""
+        piles = list(self.piles)
+        reserve = list(self.reserve)
+        for place in move.places:
+            if place.in_reserve:
+                reserve[place.index] = None
+            else:
+                piles[place.index] = piles[place.index][:-1]
+        return piles, reserve
+
     def describe(self, move: Move) -> str:
         """The move with its card names, e.g. ``1+8 (5S+6D)``."""
         return f"{move} ({'+'.join(str(self.card_at(p)) for p in move.places)})"

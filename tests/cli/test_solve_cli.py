@@ -22,7 +22,7 @@ def test_solve_json_line_replays():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
-                         "solver_version", "source"}
+                         "solver_version", "source", "engine"}
     assert data["source"] == "solver"
     assert data["code"] == "HM1-N-AAAAAAB" and data["verdict"] == "winnable" and len(data["moves"]) == 48
     start = Position.from_deal(deal_from_code("HM1-N-AAAAAAB"))

@@ -82,7 +82,7 @@ def test_a_tiny_transposition_cap_changes_nothing_but_speed():
 def test_result_json_shape():
     data = halfmoon.solve("HM1-N-AAAAAAB").to_json()
     assert set(data) == {"code", "game", "verdict", "moves", "cards", "method", "nodes", "seconds", "stopped", "cached",
-                         "solver_version", "source"}
+                         "solver_version", "source", "engine"}
     assert data["verdict"] == "winnable" and len(data["moves"]) == 48 and data["code"] == "HM1-N-AAAAAAB"
     assert data["game"] == "halfmoon" and len(data["cards"]) == 48 and data["cached"] is False
     assert replay(deal(1), " ".join(data["moves"])).position.is_won

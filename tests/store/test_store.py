@@ -217,3 +217,34 @@ def test_concurrent_writers_do_not_corrupt_the_store(tmp_path):
         assert store.integrity() == "ok"
         assert store.count("HM") == 600
         assert store.get(result(30_149).code, "v1").verdict == "winnable"
+
+
+def test_a_read_only_store_answers_and_writes_nothing(tmp_path):
+    path = tmp_path / "r.sqlite3"
+    with open_store(path) as store:
+        store.put(result(1, "unwinnable", "v1"))
+    before = path.read_bytes()
+    with open_store(path, readonly=True) as store:
+        assert store.readonly and store.get(result(1).code, "v1").verdict == "unwinnable"
+        assert store.lookup(result(1).code, "v1").verdict == "unwinnable"
+        assert store.put(result(2, "unwinnable", "v1")) is False  # skipped, and says so
+        store.put_rating(StoredRating(result(2).code, "HM", 2, "v1", "r1", 50.0, "medium", "{}"))
+        assert store.get(result(2).code, "v1") is None and store.counts() == {"results": 1, "ratings": 0}
+    assert path.read_bytes() == before
+    with pytest.raises(StoreError, match="no such file"):
+        open_store(tmp_path / "missing.sqlite3", readonly=True)
+
+
+def test_pending_writes_are_committed_by_the_timer(tmp_path):
+    with open_store(tmp_path / "r.sqlite3") as store:
+        store.flush_seconds = 0.05
+        store.put(result(1, "unwinnable", "v1"))
+        other = open_store(tmp_path / "r.sqlite3", readonly=True)
+        assert other.get(result(1).code, "v1") is None  # not committed yet
+        store.flush_if_due()  # too soon: nothing happens
+        import time
+
+        time.sleep(0.06)
+        store.flush_if_due()
+        assert other.get(result(1).code, "v1") is not None
+        other.close()

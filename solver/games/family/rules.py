@@ -181,31 +181,15 @@ class Game:
 
     def why_illegal(self, position: Position, move: Move) -> str | None:
         """The reason `move` cannot be played here, or None if it can."""
-        cards = []
-        for place in move.places:
-            if place.in_reserve and place.index >= len(position.reserve):
-                slots = f"R1-R{len(position.reserve)}" if position.reserve else "none"
-                return f"unknown place {place}: reserve slots are {slots}"
-            if not place.in_reserve and place.index >= len(position.piles):
-                return f"unknown place {place}: there are piles 1-{len(position.piles)}"
-            card = position.card_at(place)
-            if card is None:
-                return f"place {place} is empty"
-            cards.append(card)
-        return group_reason(self.rules.removals, cards)
+        cards = position.taken(move)
+        return cards if isinstance(cards, str) else group_reason(self.rules.removals, cards)
 
     def apply(self, position: Position, move: Move) -> Position:
         """The position after `move`, with the stock refilling empty piles; MoveError if illegal."""
         reason = self.why_illegal(position, move)
         if reason is not None:
             raise MoveError(f"move {move}: {reason}")
-        piles = list(position.piles)
-        reserve = list(position.reserve)
-        for place in move.places:
-            if place.in_reserve:
-                reserve[place.index] = None
-            else:
-                piles[place.index] = piles[place.index][:-1]
+        piles, reserve = position.without(move)
         stock = position.stock
         if self.rules.refill == REFILL_EMPTY_PILES:
             for index, pile in enumerate(piles):

@@ -31,6 +31,8 @@ WINS = (WIN_ALL_REMOVED, WIN_STOCK_DEALT)
 KIND_SUM, KIND_SET, KIND_SAME_RANK = "sum", "set", "same-rank"
 KINDS = (KIND_SUM, KIND_SET, KIND_SAME_RANK)
 MAX_COPIES = 8
+#: The largest rule file read: real ones are about 1 KB.
+MAX_RULE_FILE_BYTES = 256 * 1024
 MAX_SUM_CARDS = 4
 
 
@@ -351,9 +353,16 @@ def load_rules(path: str | Path) -> RuleSet:
     """Read and validate a rule file (``.json``, or ``.toml`` with the same keys)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RULE_FILE_BYTES + 1)
     except OSError as error:
         raise RuleFileError(f"rules {path}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise RuleFileError(f"rules {path}: larger than {MAX_RULE_FILE_BYTES >> 10} KB; no rule file is that large")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RuleFileError(f"rules {path}: not UTF-8 text (byte {error.start})") from None
     return rules_from_text(text, str(path), toml=path.suffix.lower() == ".toml")
 
 
@@ -364,4 +373,6 @@ def rules_from_text(text: str, source: str = "(text)", toml: bool = False) -> Ru
         raise RuleFileError(f"rules {source}: not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except tomllib.TOMLDecodeError as error:
         raise RuleFileError(f"rules {source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise RuleFileError(f"rules {source}: nested too deeply") from None
     return rules_from_json(data, source)

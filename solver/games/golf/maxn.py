@@ -60,6 +60,9 @@ def maxn(position: Position, max_positions: int = 200_000, max_seconds: float = 
     checks = [0]
 
     def search(p: Position) -> tuple[int, ...]:
+        checks[0] += 1  # every call counts (terminal ones cost as much): the clock is read every 64
+        if checks[0] % 64 == 0 and time.perf_counter() - start > max_seconds:
+            raise MaxnLimit(f"time limit {max_seconds:g} s reached")
         result = p.result()
         if result is not None:
             return result.scores
@@ -67,11 +70,8 @@ def maxn(position: Position, max_positions: int = 200_000, max_seconds: float = 
         hit = table.get(key)
         if hit is not None:
             return hit[0]
-        checks[0] += 1
         if len(table) >= max_positions:
             raise MaxnLimit(f"position limit {max_positions} reached")
-        if checks[0] % 1024 == 0 and time.perf_counter() - start > max_seconds:
-            raise MaxnLimit(f"time limit {max_seconds:g} s reached")
         seat = p.to_move
         best: tuple[int, ...] | None = None
         best_move: Move | None = None

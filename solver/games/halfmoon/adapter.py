@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes import Card, DealCode, deal_halfmoon
+from halfmoon.dealcodes.halfmoon import PILE_DEPTH, PILES, RESERVE_SLOTS
 from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver.core.adapters import Solitaire
-from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits
-from halfmoon.solver.errors import SolverBug
+from halfmoon.solver.core.verdicts import DEFAULT_TT_BYTES, Limits, SearchResult
+from halfmoon.solver.errors import PositionError, SolverBug
 
 from . import kernel, portfolio
 from .render import describe
 from .rules import Move, Position, parse_line, replay
+
+DECKS = 2  # a Half Moon deal uses two standard decks: every card at most twice
 
 
 def key(position: Position) -> Hashable:
@@ -30,6 +35,27 @@ def greedy_score(position: Position, move: Move) -> int:
 def _replay(position: Position, line: str | Sequence[Move]) -> tuple[Position, tuple[Move, ...]]:
     played = replay(position, line if isinstance(line, str) else list(line))
     return played.position, played.moves
+
+
+def layout_from_json(data: Any) -> Position:
+    """A layout (the `deal --json` shape) checked against the game's shape: at most 12 piles of at most
+    8 cards, at most 8 reserve slots, and no card more often than the two decks hold it (smaller
+    hand-made layouts are fine)."""
+    position = Position.from_json(data)
+    if len(position.piles) > PILES:
+        raise PositionError(f"layout: {len(position.piles)} piles, but Half Moon has {PILES}")
+    for number, pile in enumerate(position.piles, start=1):
+        if len(pile) > PILE_DEPTH:
+            raise PositionError(f"layout: pile {number} holds {len(pile)} cards, but a Half Moon pile holds at most "
+                                f"{PILE_DEPTH}")
+    if len(position.reserve) > RESERVE_SLOTS:
+        raise PositionError(f"layout: {len(position.reserve)} reserve slots, but Half Moon has {RESERVE_SLOTS}")
+    counts = Counter(position.all_cards())
+    for card, count in counts.items():
+        if count > DECKS:
+            raise PositionError(f"layout: {card} appears {count} times, but Half Moon's two decks hold it "
+                                f"{DECKS} times")
+    return position
 
 
 def playouts(position: Position, rng: SplitMix64, count: int, greedy: bool) -> int | None:
@@ -77,7 +103,7 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     default_limits=Limits(seconds=portfolio.DEFAULT_TIME_LIMIT, memory_bytes=DEFAULT_TT_BYTES),
     deal=lambda number: Position.from_deal(deal_halfmoon(number)),
     code=lambda number: str(DealCode("HM", 1, "N", number)),
-    position_from_json=Position.from_json,
+    position_from_json=layout_from_json,
     position_to_json=Position.to_json,
     describe=describe,
     solve=portfolio.solve,
@@ -94,4 +120,19 @@ ADAPTER: Solitaire[Position, Move] = Solitaire(
     conceal=conceal,
     reveal=reveal,
     extra={"playouts": playouts},  # the rating's fast path (solver/rating.py)
+    engines=kernel.ENGINES,
+    engine_warning=kernel.fallback_warning,
 )
+
+
+def with_engine(engine: str) -> Solitaire[Position, Move]:
+    """Half Moon solved by `engine` ("native": the compiled kernel, "python": the reference search)."""
+    chosen = kernel.resolve(engine)
+
+    def solve(position: Position, method: str, limits: Limits, seed: int) -> SearchResult[Move]:
+        return portfolio.solve(position, method, limits, seed, engine=chosen)
+
+    return replace(ADAPTER, solve=solve)
+
+
+ADAPTER = replace(ADAPTER, with_engine=with_engine)

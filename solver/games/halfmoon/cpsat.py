@@ -149,8 +149,13 @@ def solve_cpsat(
     deterministic_limit: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    conflict_limit: int | None = None,
 ) -> CpsatResult:
-    """Decide `position` with CP-SAT. Ctrl-C stops the solver and re-raises KeyboardInterrupt."""
+    """Decide `position` with CP-SAT. Ctrl-C stops the solver and re-raises KeyboardInterrupt.
+
+    `conflict_limit` stops the search after that many conflicts (a node limit's share: a
+    conflict costs at least one branch).
+    """
     started = time.perf_counter()
     if not position.cards_left:
         return CpsatResult(Verdict.WINNABLE, (), 0, 0, 0.0, "TRIVIAL")
@@ -169,6 +174,8 @@ def solve_cpsat(
         params.max_time_in_seconds = max(time_limit, 0.001)
     if deterministic_limit is not None:
         params.max_deterministic_time = deterministic_limit
+    if conflict_limit is not None:
+        params.max_number_of_conflicts = max(1, conflict_limit)
     status = _solve_interruptibly(solver, model)
     seconds = time.perf_counter() - started
     name = solver.StatusName(status)

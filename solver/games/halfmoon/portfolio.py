@@ -197,7 +197,8 @@ class _Direction:
 
         _, reached = concretize_from(self.position, prefix)
         result = solve_cpsat(reached, time_limit=self.portfolio.deadline.remaining(),
-                             deterministic_limit=ORACLE_DETERMINISTIC * 2**level, seed=self.seed)
+                             deterministic_limit=ORACLE_DETERMINISTIC * 2**level, seed=self.seed,
+                             conflict_limit=self.portfolio.left())
         self.portfolio.nodes += result.branches
         self.portfolio.stats["oracle_calls"] += 1
         if result.verdict is Verdict.UNWINNABLE:
@@ -308,20 +309,19 @@ class _Portfolio:
             self.directions[name] = found
         return found
 
+    def left(self) -> int | None:
+        """Nodes left under the node limit: search nodes and CP-SAT branches both count."""
+        return None if self.node_limit is None else self.node_limit - self.nodes
+
     def run(self, method: str) -> SearchResult[Move] | None:
         for kind, budget in _steps(method):
-            if self.deadline.expired():
-                return None
+            left = self.left()
+            if self.deadline.expired() or (left is not None and left <= 0):
+                return None  # the node limit stops the whole portfolio, CP-SAT steps included
             if kind == "cpsat":
                 decided = self.cpsat(None if budget == float("inf") else budget)
             else:
-                nodes = int(budget)
-                if self.node_limit is not None:
-                    nodes = min(nodes, self.node_limit - self.search_nodes)
-                    if nodes <= 0:
-                        if method == "auto":
-                            continue  # CP-SAT steps may still decide
-                        return None
+                nodes = int(budget) if left is None else min(int(budget), left)
                 decided = self.direction(kind).step(nodes)
                 if decided is not None:
                     self.stats["direction"] = kind
@@ -337,7 +337,7 @@ class _Portfolio:
         from .cpsat import solve_cpsat  # OR-tools loads only when CP-SAT is asked
 
         result = solve_cpsat(self.position, time_limit=self.deadline.remaining(),
-                             deterministic_limit=deterministic, seed=self.seed)
+                             deterministic_limit=deterministic, seed=self.seed, conflict_limit=self.left())
         self.nodes += result.branches
         self.stats["phases"].append({"method": "cpsat", "branches": result.branches, "status": result.status,
                                      "seconds": round(result.seconds, 6)})
@@ -367,8 +367,10 @@ def solve(position: Position, method: str = "auto", limits: Limits = Limits(), s
           engine: str | None = None) -> SearchResult[Move]:
     """Decide whether `position` can be won, exactly; `unknown` only when a limit is hit.
 
-    `limits.seconds` is wall-clock time for the whole solve, `limits.nodes` caps search nodes
-    over both directions (CP-SAT is not counted), `limits.memory_bytes` caps the transposition
+    `limits.seconds` is wall-clock time for the whole solve, `limits.nodes` caps the nodes of
+    the whole portfolio (search nodes of both directions and CP-SAT branches: a CP-SAT step may
+    do at most as many conflicts as nodes are left, and the portfolio stops once the count
+    reaches the limit, so one CP-SAT step can pass it), `limits.memory_bytes` caps the transposition
     sets; None is no limit of that kind. Same position, method, limits and seed give the same
     verdict and line everywhere unless the wall clock cuts a run short, with either engine.
 

@@ -120,30 +120,15 @@ class Position(PilePosition):
 
     def why_illegal(self, move: Move) -> str | None:
         """The reason `move` cannot be played here, or None if it can."""
-        cards = []
-        for place in move.places:
-            if place.in_reserve and place.index >= len(self.reserve):
-                return f"unknown place {place}: there are reserve slots R1-R{len(self.reserve)}"
-            if not place.in_reserve and place.index >= len(self.piles):
-                return f"unknown place {place}: there are piles 1-{len(self.piles)}"
-            card = self.card_at(place)
-            if card is None:
-                return f"place {place} is empty"
-            cards.append(card)
-        return group_reason(cards)
+        cards = self.taken(move)
+        return cards if isinstance(cards, str) else group_reason(cards)
 
     def apply(self, move: Move) -> Position:
         """The position after `move`; raises MoveError if it is not legal here."""
         reason = self.why_illegal(move)
         if reason is not None:
             raise MoveError(f"move {move}: {reason}")
-        piles = list(self.piles)
-        reserve = list(self.reserve)
-        for place in move.places:
-            if place.in_reserve:
-                reserve[place.index] = None
-            else:
-                piles[place.index] = piles[place.index][:-1]
+        piles, reserve = self.without(move)
         return Position(tuple(piles), tuple(reserve))
 
 

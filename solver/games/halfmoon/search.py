@@ -306,7 +306,6 @@ class HalfMoonSearch:
             return []
         tops = self.tops()
         free = self.free
-        h = self.h
         if self.reductions:
             nt = [len(t) for t in tops]
             safe = self.safe_compound(tops, nt)
