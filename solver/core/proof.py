@@ -6,7 +6,9 @@ draw value) or "can the minimizing side force a terminal worth less than t?" (t 
 Endless play reaches no terminal, so it is worth the draw value, as in the retrograde analysis.
 
 Each test is a depth-first proof-number search (Nagai's df-pn with the 1+ε trick of Pawlewicz
-and Lew) over a transposition table keyed by the game's packed key. Cycles are handled so that
+and Lew, and weak proof numbers — the largest child's plus one per other open child — instead of
+sums, which count shared positions over and over and overflow on deep graphs) over a
+transposition table keyed by the game's packed key. Cycles are handled so that
 every stored result is a fact about the position, whatever the path that led to it:
 
 * a position repeated on the current path is, for the attacker, a failure (play that goes round
@@ -34,8 +36,8 @@ from .exact import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
 from .game import Game, Question
 from .verdicts import Limits
 
-INF = (1 << 31) - 1
-_SHIFT = 32
+INF = 1 << 62  # far beyond any sum of proof numbers (sums saturating at a small bound stall the search)
+_SHIFT = 64
 _MASK = (1 << _SHIFT) - 1
 _FREE = 1 << 30  # "no repetition above": a disproof that is a fact
 EPSILON = 1.5  # the 1+ε trick: a child may run until its number passes the second best by 50 %
@@ -289,52 +291,60 @@ class Prover:
         path[key] = depth
         mid = self._mid
         while True:
+            # weak numbers: a sum is the largest term plus one per other open child (plain sums
+            # count shared descendants again and again and overflow any bound on deep graphs)
             if is_or:
                 pn = second = INF
-                dn = 0
+                top = live = 0
                 best = 0
                 for i in range(n):
                     p = pns[i]
-                    dn += dns[i]
+                    d = dns[i]
+                    if d:
+                        live += 1
+                        if d > top:
+                            top = d
                     if p < pn:
                         second = pn
                         pn = p
                         best = i
                     elif p < second:
                         second = p
+                dn = top + live - 1 if live else 0
                 if dn > INF:
                     dn = INF
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
-                c_pn = int(second * EPSILON) + 1
+                c_pn = int(second * EPSILON) + 1 if second < INF else INF
                 if c_pn > th_pn:
                     c_pn = th_pn
-                c_dn = th_dn - dn + dns[best]
-                if c_dn > INF:
-                    c_dn = INF
+                c_dn = th_dn - (live - 1) if th_dn < INF else INF  # the child reaching it becomes the largest
             else:
                 dn = second = INF
-                pn = 0
+                top = live = 0
                 best = 0
                 for i in range(n):
                     d = dns[i]
-                    pn += pns[i]
+                    p = pns[i]
+                    if p:
+                        live += 1
+                        if p > top:
+                            top = p
                     if d < dn:
                         second = dn
                         dn = d
                         best = i
                     elif d < second:
                         second = d
+                pn = top + live - 1 if live else 0
                 if pn > INF:
                     pn = INF
                 if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                     break
-                c_dn = int(second * EPSILON) + 1
+                c_dn = int(second * EPSILON) + 1 if second < INF else INF
                 if c_dn > th_dn:
                     c_dn = th_dn
-                c_pn = th_pn - pn + pns[best]
-                if c_pn > INF:
-                    c_pn = INF
+                c_pn = th_pn - (live - 1) if th_pn < INF else INF
             pns[best], dns[best], loops[best] = mid(kids[best], ckeys[best], c_pn, c_dn, depth + 1)
         del path[key]
         if key not in table:

@@ -11,8 +11,8 @@ Python prover's and with brute force. What differs is representation, never beha
   (each hand, face-up and face-down set, and the pile) as one of 330 combinations (9 bits), then
   the seat to move (1 bit), the pile's effective top (4), whether a 3 lies on top (1) and the
   top run's length (3); the top run's rank follows from those (a 3 on top, else the top);
-- the transposition table is open addressing over those pairs of words, 32 bytes an entry
-  (key, proof and disproof numbers, the depth on the current path), grown by doubling up to
+- the transposition table is open addressing over those pairs of words, 40 bytes an entry
+  (key, 64-bit proof and disproof numbers, the depth on the current path), grown by doubling up to
   the memory budget; when it is full, unsettled entries are dropped (settled ones are facts
   and stay);
 - children are generated into a buffer indexed by depth, not Python lists.
@@ -32,7 +32,7 @@ cdef enum:
     CHECK_EVERY = 4095
     MAXDEPTH = 10000
 
-cdef uint32_t INF = 0x7FFFFFFF
+cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
 cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 # status codes returned by run()
@@ -282,8 +282,8 @@ cdef int _successors(State* s, State* out):
 ctypedef struct Entry:
     uint64_t lo
     uint64_t hi
-    uint32_t pn      # 0: proven (dn holds the proof depth + 1)
-    uint32_t dn      # 0: disproven
+    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
+    uint64_t dn      # 0: disproven
     int32_t path     # depth on the current path, -1 when not on it
     uint32_t spare
 
@@ -309,8 +309,8 @@ cdef class Prover:
     cdef uint64_t max_cap
     cdef State* kids
     cdef Key* kkeys
-    cdef uint32_t* kpn
-    cdef uint32_t* kdn
+    cdef uint64_t* kpn
+    cdef uint64_t* kdn
     cdef int32_t* kloop
     cdef int goal_seat
     cdef bint for_max
@@ -339,13 +339,14 @@ cdef class Prover:
         self.table = <Entry*>calloc(self.cap, sizeof(Entry))
         self.kids = <State*>malloc(MAXKIDS * sizeof(State))
         self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
-        self.kpn = <uint32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint32_t))
-        self.kdn = <uint32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint32_t))
+        self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
         self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
         if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
             raise MemoryError("shithead native prover: out of memory")
         self.count = 0
         self.expansions = 0
+        self.weak = True
 
     def __dealloc__(self):
         free(self.table)
@@ -362,7 +363,7 @@ cdef class Prover:
 
     @property
     def buffer_bytes(self) -> int:
-        return MAXDEPTH * MAXKIDS * (sizeof(Key) + 12) + MAXKIDS * sizeof(State)
+        return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
 
     # -- table ---------------------------------------------------------------------------------
 
@@ -377,7 +378,7 @@ cdef class Prover:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
-    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint32_t pn, uint32_t dn):
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn):
         """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
         cdef uint64_t i
         cdef Entry* e
@@ -498,7 +499,7 @@ cdef class Prover:
     def run(self, tuple key, uint64_t budget, double seconds):
         """df-pn from a root until it is settled, `budget` expansions are used or `seconds` pass.
         Returns (status, expansions used)."""
-        cdef uint32_t pn, dn
+        cdef uint64_t pn, dn
         cdef int32_t loop
         cdef Key k
         cdef uint64_t start = self.expansions
@@ -514,14 +515,14 @@ cdef class Prover:
             PyErr_CheckSignals()
         return self.stop, self.expansions - start
 
-    cdef void _mid(self, Key key, uint32_t th_pn, uint32_t th_dn, int depth,
-                   uint32_t* out_pn, uint32_t* out_dn, int32_t* out_loop):
+    cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop):
         cdef State s
         cdef int n, i, best, v, seat
         cdef int64_t slot, cslot
         cdef uint64_t base
         cdef uint64_t sum_
-        cdef uint32_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
+        cdef uint64_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
         cdef int32_t loop, lp
         cdef bint is_or
         cdef int a_me, a_opp, lead, att_cards, def_cards
@@ -590,8 +591,8 @@ cdef class Prover:
                 a_me = _cards(&self.kids[i], self.attacker)
                 a_opp = _cards(&self.kids[i], 1 - self.attacker)
             lead = a_opp - a_me
-            self.kpn[base + i] = 1 + self.scale * (-lead if lead < 0 else 0)
-            self.kdn[base + i] = 1 + self.scale * (lead if lead > 0 else 0)
+            self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
+            self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
         slot = self._insert(key.lo, key.hi, 1, 1)
         if slot < 0:
             self.stop = MEMORY
@@ -613,6 +614,8 @@ cdef class Prover:
                     p = self.kpn[base + i]
                     d = self.kdn[base + i]
                     sum_ += d
+                    if sum_ > INF:
+                        sum_ = INF
                     if d:
                         live += 1
                         if d > top_:
@@ -625,7 +628,7 @@ cdef class Prover:
                         second = p
                 if self.weak and live:
                     sum_ = <uint64_t>top_ + live - 1
-                dn = INF if sum_ > INF else <uint32_t>sum_
+                dn = INF if sum_ > INF else sum_
             else:
                 dn = INF
                 second = INF
@@ -635,6 +638,8 @@ cdef class Prover:
                     d = self.kdn[base + i]
                     p = self.kpn[base + i]
                     sum_ += p
+                    if sum_ > INF:
+                        sum_ = INF
                     if p:
                         live += 1
                         if p > top_:
@@ -647,30 +652,30 @@ cdef class Prover:
                         second = d
                 if self.weak and live:
                     sum_ = <uint64_t>top_ + live - 1
-                pn = INF if sum_ > INF else <uint32_t>sum_
+                pn = INF if sum_ > INF else sum_
             if pn0 == 0 and dn0 == 0:
                 pn0 = pn if pn else 1
                 dn0 = dn if dn else 1
             if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
                 break
             if is_or:
-                c_pn = <uint32_t>(second * self.epsilon) + 1 if second < INF else INF
+                c_pn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
                 if c_pn > th_pn:
                     c_pn = th_pn
                 if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
                     sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
                 else:
                     sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
-                c_dn = INF if sum_ > INF else <uint32_t>sum_
+                c_dn = INF if sum_ > INF else sum_
             else:
-                c_dn = <uint32_t>(second * self.epsilon) + 1 if second < INF else INF
+                c_dn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
                 if c_dn > th_dn:
                     c_dn = th_dn
                 if self.weak:
                     sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
                 else:
                     sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
-                c_pn = INF if sum_ > INF else <uint32_t>sum_
+                c_pn = INF if sum_ > INF else sum_
             self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
                       &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
             if self.stop:
