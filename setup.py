@@ -14,6 +14,10 @@ from setuptools.command.build_ext import build_ext
 
 KERNEL = "halfmoon.solver.games.halfmoon._kernel"
 SOURCE = "solver/games/halfmoon/_kernel.pyx"
+# the multiplayer endgame provers (each game keeps a Python reference; the tests compare them)
+ENDGAME_KERNELS = [
+    ("halfmoon.solver.games.shithead._native", "solver/games/shithead/_native.pyx"),
+]
 
 
 class OptionalBuildExt(build_ext):
@@ -47,7 +51,8 @@ def extensions() -> list:
         return []
     try:
         return cythonize(
-            [Extension(KERNEL, [SOURCE], extra_compile_args=["-O3"])],
+            [Extension(KERNEL, [SOURCE], extra_compile_args=["-O3"])]
+            + [Extension(name, [source], extra_compile_args=["-O3"]) for name, source in ENDGAME_KERNELS],
             compiler_directives={"language_level": "3"},
             quiet=True,
         )

@@ -79,11 +79,11 @@ def distribution(values: list[float]) -> dict[str, float] | None:
     return {"median": round(statistics.median(ordered), 4), "p90": round(p90, 4), "max": round(ordered[-1], 4)}
 
 
-def run_one(position: Position, limits: Limits) -> dict[str, Any]:
+def run_one(position: Position, limits: Limits, method: str = "auto") -> dict[str, Any]:
     p = GAME.encode(position)
     seat = position.to_move
     started, cpu = time.perf_counter(), time.process_time()
-    solution = solve(GAME, p, WinLoss(seat), limits)
+    solution = solve(GAME, p, WinLoss(seat), limits, method)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     row: dict[str, Any] = {
         "position": str(position),
@@ -95,6 +95,10 @@ def run_one(position: Position, limits: Limits) -> dict[str, Any]:
         "positions": solution.positions,
         "edges": solution.edges,
         "bytes_per_position": round(solution.bytes_per_position, 1),
+        "method": solution.method,
+        "nodes": solution.nodes,
+        "moves_settled": sum(m.value is not None for m in solution.moves),
+        "moves": len(solution.moves),
         "reason": solution.reason,
     }
     if solution.status == SOLVED:
@@ -126,6 +130,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="2,4,6,8,9,10,11,12,13,14,15,16,18", help="cards in play (--kind table)")
     parser.add_argument("--max-seconds", type=float, default=60.0)
     parser.add_argument("--max-positions", type=int, default=20_000_000)
+    parser.add_argument("--method", default="auto", help="auto (df-pn), proof or retrograde")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     limits = Limits(nodes=args.max_positions, seconds=args.max_seconds)
@@ -147,7 +152,7 @@ def main() -> None:
             position = table_endgame(number, size) if args.kind == "table" else deal_endgame(number)
             if position.winner is not None:
                 continue
-            row = run_one(position, limits)
+            row = run_one(position, limits, args.method)
             row["deal"] = number
             rows.append(row)
             print(f"size {size if args.kind == 'table' else row['cards']:>2}  deal {number}: {row['status']:8} "

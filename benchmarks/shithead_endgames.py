@@ -16,12 +16,14 @@ every position was solved within the limit. Levels stop after the first one wher
 solved. Single process, wall-clock times on whatever else the machine is doing.
 
     python benchmarks/shithead_endgames.py --seeds 5 --out benchmarks/results/shithead_endgames.json
+    python benchmarks/shithead_endgames.py --seeds 10 --levels 4,6,8,10,12 --out benchmarks/results/shithead_endgames_proof.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -75,7 +77,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="positions per level (deals 0 … N-1 for --kind deals)")
     parser.add_argument("--levels", default="2,3,4,5,6,7,8,9,10,11,12", help="cards per player (--kind table)")
     parser.add_argument("--max-seconds", type=float, default=60.0)
-    parser.add_argument("--max-positions", type=int, default=20_000_000)
+    parser.add_argument("--max-positions", type=int, default=200_000_000)
+    parser.add_argument("--method", default="auto", help="auto (df-pn, compiled for two players), proof, retrograde")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")] if args.kind == "table" else [0]
@@ -87,7 +90,7 @@ def main() -> None:
         for number in range(args.seeds):
             position = table_endgame(number, level) if args.kind == "table" else deal_endgame(number)
             started = time.perf_counter()
-            result = solve(GAME, position, WinLoss(position.to_move), limits)
+            result = solve(GAME, position, WinLoss(position.to_move), limits, args.method)
             seconds = time.perf_counter() - started
             if result.status == SOLVED:
                 end = replay_line(GAME, position, result.line)
@@ -104,6 +107,12 @@ def main() -> None:
                 "edges": result.edges,
                 "positions_per_second": round(result.positions / seconds) if seconds else None,
                 "bytes_per_position": round(result.bytes_per_position, 1),
+                "method": result.method,
+                "compiled": result.extra.get("native"),
+                "nodes": result.nodes,
+                "nodes_per_second": round(result.nodes / seconds) if seconds else None,
+                "moves_settled": sum(m.value is not None for m in result.moves),
+                "moves": len(result.moves),
                 "graph_complete": result.extra.get("complete"),
                 "bounds": result.extra.get("bounds"),
                 "reason": result.reason,
@@ -124,7 +133,7 @@ def main() -> None:
             "bytes_per_position": distribution([r["bytes_per_position"] for r in solved]),
         })
         print(json.dumps(summary[-1]), flush=True)
-        if level_rows and not solved:
+        if level_rows and not solved and args.kind == "table":
             break
     all_solved = [s["level"] for s in summary if s["positions_tried"] and s["solved"] == s["positions_tried"]]
     report = {
@@ -132,6 +141,8 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "limits": limits.to_json(),
+        "method": args.method,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "kind": args.kind,
         "seeds": args.seeds,
         "largest_level_all_solved": max(all_solved) if all_solved else None,

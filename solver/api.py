@@ -681,11 +681,15 @@ def endgame(
     seed: int = 0,
     limits: Limits | None = None,
     method: str = "auto",
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> EndgameResult:
     """The exact answers about a multiplayer position: each question's value, every move's value, a line.
 
     ``until="endgame"`` first plays the game's fixed seeded policy on to its endgame. A limit
-    ends in ``unknown`` (with the bounds the explored part proves), never a guess.
+    ends in ``unknown`` (with the bounds the explored part proves), never a guess. `progress`, if
+    given, is called about twice a second during the solve with a dict: ``seconds``,
+    ``positions``, ``nodes``, ``positions_per_second``, ``nodes_per_second``, ``memory_bytes``
+    (growth of the process), ``time_limit`` and ``final`` (True on the last call of a solve).
     """
     from .core.report import DEFAULT_LIMITS, answer, play_to_endgame
 
@@ -703,7 +707,7 @@ def endgame(
             raise InputError(f"until {until!r}: expected 'endgame'")
         position, played = play_to_endgame(adapter, position, seed)
     effective = (limits or Limits()).over(DEFAULT_LIMITS)
-    report = answer(adapter, position, effective, method)
+    report = answer(adapter, position, effective, method, progress=progress)
     return EndgameResult(found.info.name, adapter.title, tuple(played), report, adapter.describe(position))
 
 

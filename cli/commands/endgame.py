@@ -6,6 +6,7 @@ answers every question; this module parses options and prints. Same options for 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -28,8 +29,9 @@ from ..options import SECONDS, limits_of
               help="Give up (unknown) beyond this many positions (default 5 000 000).")
 @click.option("--memory-mb", "--max-memory-mb", "memory_mb", type=click.IntRange(min=1, max=1 << 20), default=None,
               help="Give up (unknown) when memory grows by this much (default 6144).")
-@click.option("--method", type=click.Choice(["auto", "retrograde", "negamax"]), default="auto", show_default=True,
-              help="auto: negamax for games that declare themselves acyclic, retrograde otherwise.")
+@click.option("--method", type=click.Choice(["auto", "proof", "alphabeta", "retrograde", "negamax"]), default="auto",
+              show_default=True, help="auto: alpha-beta for Golf and Spit, proof-number search for Shithead and "
+                                      "Eight and a half (docs/endgames.md).")
 @click.option("--show-only", is_flag=True, help="Show the position (after --moves/--until) without solving.")
 @json_option
 def endgame(game: str, position_file: str | None, code: str | None, line: str, until: str | None, seed: int,
@@ -63,11 +65,44 @@ def endgame(game: str, position_file: str | None, code: str | None, line: str, u
             _print_head(shown)
         return
     limits = limits_of(time_limit, node_limit, memory_mb)
-    result = halfmoon.endgame(start, game=info.name, moves=line, until=until, seed=seed, limits=limits, method=method)
+    progress = _Progress() if sys.stderr.isatty() else None
+    try:
+        result = halfmoon.endgame(start, game=info.name, moves=line, until=until, seed=seed, limits=limits,
+                                  method=method, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
     if as_json:
         echo_json(result.to_json())
         return
     _print_report(result)
+
+
+class _Progress:
+    """Long solves on a terminal: positions explored, rate, memory and time on one stderr line."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, info: dict[str, Any]) -> None:
+        if info.get("final"):
+            self.clear()
+            return
+        limit = info.get("time_limit")
+        of = f" s of {limit:g} s" if limit else " s"
+
+        def n(x: float) -> str:
+            return f"{x:,.0f}".replace(",", " ")
+
+        text = (f"solving: {n(info['positions'])} positions ({n(info['positions_per_second'])}/s), "
+                f"{n(info['memory_bytes'] / 2**20)} MB, {info['seconds']:.1f}{of}")
+        click.echo("\r" + text + "\x1b[K", nl=False, err=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", nl=False, err=True)
+            self.shown = False
 
 
 def _print_head(result: Any) -> None:

@@ -1,6 +1,11 @@
 """Exact solving of perfect-information games through the `Game` / `Question` protocols.
 
-Two methods, one result type:
+Methods, one result type (`choose_method` picks one for ``auto``):
+
+* **Proof-number search** (`solver.core.proof`, ``proof``) for questions with few values
+  (win/loss/draw, coalitions) on any game, cyclic included: df-pn with a transposition table.
+* **Alpha-beta with a transposition table** (`solver.core.alphabeta`, ``alphabeta``) for games
+  without cycles and for games whose repetition rule is kept on the search path (Golf).
 
 * **Retrograde analysis** (any game, the default). The reachable position graph is built
   breadth-first into flat arrays (keys → dense indices, successor lists in CSR form). Values are
@@ -88,10 +93,16 @@ def _rss_bytes() -> int:
         return 0
 
 
-class _Budget:
-    """Checks limits cheaply: the clock and memory only every `every` ticks."""
+Progress = Callable[[dict[str, Any]], None]
+PROGRESS_INTERVAL = 0.5  # seconds between two progress reports
 
-    def __init__(self, limits: Limits, every: int = 2048, explore_share: float = 1.0) -> None:
+
+class _Budget:
+    """Checks limits cheaply: the clock and memory only every `every` ticks. With `progress`,
+    also reports the search's counts (from `counts`) at most every PROGRESS_INTERVAL seconds."""
+
+    def __init__(self, limits: Limits, every: int = 2048, explore_share: float = 1.0,
+                 progress: Progress | None = None) -> None:
         self.limits = limits
         self.start = time.perf_counter()
         self.rss0 = _rss_bytes()
@@ -100,9 +111,48 @@ class _Budget:
         self.explore_share = explore_share  # share of the time (and memory) the exploration may use
         self.exploring = True
         self.spent: str | None = None  # the time limit, once hit: every later check stops at once
+        self.progress = progress
+        self.counts: Callable[[], tuple[int, int, int]] | None = None  # (positions, nodes, table bytes)
+        self.phase = ""
+        self.last_report = self.start
+
+    def memory_used(self) -> int:
+        """Growth of the resident set since the solve started (0 where unknown)."""
+        return max(0, _rss_bytes() - self.rss0) if self.rss0 else 0
+
+    def memory_tight(self, share: float = 0.8) -> bool:
+        """Whether the memory growth passed `share` of the limit (time to drop what can be rebuilt)."""
+        limit = self.limits.memory_bytes
+        return limit is not None and self.rss0 > 0 and self.memory_used() > limit * share
+
+    def report(self, final: bool = False) -> None:
+        """Send one progress report now (no-op without a progress callback)."""
+        if self.progress is None:
+            return
+        now = time.perf_counter()
+        self.last_report = now
+        positions, nodes, table_bytes = self.counts() if self.counts is not None else (0, 0, 0)
+        elapsed = now - self.start
+        self.progress({
+            "phase": self.phase,
+            "seconds": elapsed,
+            "positions": positions,
+            "nodes": nodes,
+            "positions_per_second": positions / elapsed if elapsed > 0 else 0.0,
+            "nodes_per_second": nodes / elapsed if elapsed > 0 else 0.0,
+            "memory_bytes": self.memory_used(),
+            "time_limit": self.limits.seconds,
+            "final": final,
+        })
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+    def remaining_seconds(self) -> float | None:
+        """Seconds left before the time limit (None: no time limit)."""
+        if self.limits.seconds is None:
+            return None
+        return max(0.0, self.limits.seconds - self.elapsed())
 
     def check(self, positions: int) -> None:
         limits = self.limits
@@ -117,10 +167,14 @@ class _Budget:
 
     def check_now(self) -> None:
         limits = self.limits
+        if self.progress is not None and time.perf_counter() - self.last_report >= PROGRESS_INTERVAL:
+            self.report()
         share = self.explore_share if self.exploring else 1.0
         if limits.seconds is not None and self.elapsed() > limits.seconds * share:
-            if share >= 1.0:
-                self.spent = f"time limit {limits.seconds:g} s reached"
+            if share < 1.0:
+                raise _LimitHit(f"time limit {limits.seconds:g} s reached (the exploration stops at "
+                                f"{limits.seconds * share:g} s, leaving the rest for the analysis)")
+            self.spent = f"time limit {limits.seconds:g} s reached"
             raise _LimitHit(f"time limit {limits.seconds:g} s reached")
         if limits.memory_bytes is not None and self.rss0:
             if _rss_bytes() - self.rss0 > limits.memory_bytes * share:
@@ -134,13 +188,33 @@ def solve(
     limits: Limits = Limits(),
     method: str = "auto",
     max_line: int = 400,
+    progress: Progress | None = None,
 ) -> Solution[P, M]:
     """Solve `question` about `position` exactly (or return status ``unknown`` at a limit).
 
-    `method` is ``auto`` (negamax if the game declares itself acyclic, else retrograde),
-    ``retrograde`` or ``negamax``. Negamax on a cyclic game is refused: it would be wrong.
+    `method` is ``auto`` (see `choose_method`), ``proof`` (df-pn, questions with few values),
+    ``alphabeta`` (games without cycles or with a repetition-aware kernel), ``retrograde`` (any
+    game) or ``negamax`` (acyclic games; kept as a reference). A method that would be wrong for
+    the game is refused. `progress`, if given, receives a dict of counts about twice a second.
     """
-    return solve_all(game, position, [question], limits, method, max_line)[0]
+    return solve_all(game, position, [question], limits, method, max_line, progress)[0]
+
+
+METHODS = ("auto", "proof", "alphabeta", "retrograde", "negamax")
+
+
+def choose_method(game: Game[Any, Any], questions: Sequence[Question]) -> str:
+    """What ``auto`` runs: alpha-beta for games without cycles or with a repetition-aware kernel
+    (Golf, Spit); proof-number search for cyclic games asked questions with few values
+    (Shithead, Eight and a half); retrograde analysis otherwise (a cyclic game asked for scores)."""
+    from .alphabeta import usable
+    from .proof import provable
+
+    if usable(game):
+        return "alphabeta"
+    if questions and all(provable(q) for q in questions):
+        return "proof"
+    return "retrograde"
 
 
 def solve_all(
@@ -150,21 +224,37 @@ def solve_all(
     limits: Limits = Limits(),
     method: str = "auto",
     max_line: int = 400,
+    progress: Progress | None = None,
 ) -> list[Solution[P, M]]:
     """Several questions about one position; retrograde builds the graph once for all of them.
 
     The limits apply to the whole call (graph building plus every question).
     """
     if method == "auto":
-        method = "negamax" if is_acyclic(game) else "retrograde"
+        method = choose_method(game, questions)
+    if method == "proof":
+        from .proof import provable, solve_proof
+
+        if not all(provable(q) for q in questions):
+            raise UnsupportedError("method 'proof' answers questions with few values (win/loss/draw, coalitions)")
+        return solve_proof(game, position, questions, limits, max_line, progress)
+    if method == "alphabeta":
+        from .alphabeta import solve_alphabeta, usable
+
+        if not usable(game):
+            raise UnsupportedError(f"method 'alphabeta' needs an acyclic game or a repetition-aware kernel; "
+                                   f"{game.name} may repeat positions")
+        return solve_alphabeta(game, position, questions, limits, max_line, progress)
     if method == "retrograde":
-        return _retrograde(game, position, questions, limits, max_line)
+        return _retrograde(game, position, questions, limits, max_line, progress)
     if method == "negamax":
         if not is_acyclic(game):
             raise UnsupportedError(f"method 'negamax' needs an acyclic game; {game.name} may repeat positions")
-        budget = _Budget(limits)
-        return [_negamax_solve(game, position, q, budget, max_line) for q in questions]
-    raise UnsupportedError(f"unknown method {method!r}: expected auto, retrograde or negamax")
+        budget = _Budget(limits, progress=progress)
+        solutions = [_negamax_solve(game, position, q, budget, max_line) for q in questions]
+        budget.report(final=True)
+        return solutions
+    raise UnsupportedError(f"unknown method {method!r}: expected {', '.join(METHODS)}")
 
 
 # -- retrograde analysis --------------------------------------------------------------------
@@ -230,6 +320,7 @@ def build_graph(game: Game[P, M], root: P, budget: _Budget, partial: bool = Fals
     successors = getattr(game, "successors", None)
 
     index[key_of(root)] = 0
+    budget.counts = lambda: (len(index), len(succ), 0)
     make_kernel = getattr(game, "kernel", None)
     try:
         if make_kernel is not None:
@@ -452,7 +543,8 @@ BOUND = 1 << 40  # stands for "anything" at the frontier of a partial graph
 
 
 def _retrograde(
-    game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int
+    game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int,
+    progress: Progress | None = None,
 ) -> list[Solution[P, M]]:
     """Build the graph once, then answer each question. When a limit stops the exploration, the
     partial graph still settles every position whose value does not depend on the frontier:
@@ -460,7 +552,15 @@ def _retrograde(
     can have (the question's `value_bounds`, else ∓BOUND), and where the two agree the value is
     exact (e.g. a win forced inside the explored part); elsewhere it is unknown, with the bounds
     reported."""
-    budget = _Budget(limits, explore_share=0.6)
+    budget = _Budget(limits, explore_share=0.6, progress=progress)
+    try:
+        return _retrograde_solve(game, root, questions, limits, max_line, budget)
+    finally:
+        budget.report(final=True)
+
+
+def _retrograde_solve(game: Game[P, M], root: P, questions: Sequence[Question], limits: Limits, max_line: int,
+                      budget: _Budget) -> list[Solution[P, M]]:
     graph = build_graph(game, root, budget, partial=True)
     build_seconds = budget.elapsed()
     budget.exploring = False

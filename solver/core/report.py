@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from .adapters import Ask, EndgameAdapter
-from .exact import SOLVED, replay_line, solve_all
+from .exact import SOLVED, Progress, replay_line, solve_all
 from .verdicts import Limits
 
 #: An endgame question's budgets when the caller sets none: one minute, 5 million positions,
@@ -50,16 +50,18 @@ def answer(
     limits: Limits = Limits(),
     method: str = "auto",
     max_line: int = 200,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Solve every question the adapter asks about `position`; a JSON-ready report.
 
     Every principal line is replayed through the game's rules before it is reported (a line that
-    fails to replay is a bug and raises AssertionError, never a quiet wrong answer).
+    fails to replay is a bug and raises AssertionError, never a quiet wrong answer). `progress`,
+    if given, receives the solver's counts about twice a second (see `solver.core.exact.solve`).
     """
     started = time.perf_counter()
     game = adapter.game
     asks = adapter.asks(position)
-    solutions = solve_all(game, position, [a.question for a in asks], limits, method, max_line)
+    solutions = solve_all(game, position, [a.question for a in asks], limits, method, max_line, progress)
     report = position_report(adapter, position) | {"questions": []}
     for ask, sol in zip(asks, solutions):
         entry: dict[str, Any] = {

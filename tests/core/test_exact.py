@@ -182,14 +182,14 @@ def test_partial_graph_proves_what_the_explored_part_decides() -> None:
     chain["B40"] = (1, ["L"])
     game = GraphGame({"A": (0, ["W", "B1"]), **chain}, {"W": 1, "L": -1})
     limits = Limits(nodes=6)
-    win = solve(game, Node("A"), WinLoss(0), limits)
+    win = solve(game, Node("A"), WinLoss(0), limits, method="retrograde")
     assert win.status == SOLVED and win.value == 1 and not win.extra["complete"]
     assert [m.value for m in win.moves] == [1, None]  # the chain is not settled
     assert win.line == ("W",)
-    margin = solve(game, Node("A"), ScoreDifference(0), limits)
+    margin = solve(game, Node("A"), ScoreDifference(0), limits, method="retrograde")
     assert margin.status == UNKNOWN and margin.extra["bounds"] == {"at_least": 1, "at_most": None}
     # min to move with the same choice: anything may happen down the chain (no non-trivial bound)
     game2 = GraphGame({"A": (1, ["W", "B1"]), **chain}, {"W": 1, "L": -1})
-    unsure = solve(game2, Node("A"), WinLoss(0), limits)
+    unsure = solve(game2, Node("A"), WinLoss(0), limits, method="retrograde")
     assert unsure.status == UNKNOWN and unsure.extra["bounds"] == {"at_least": None, "at_most": None}
     assert solve(game2, Node("A"), WinLoss(0)).value == -1  # the full graph: min walks to L

@@ -17,7 +17,7 @@ from halfmoon.dealcodes.eight_and_a_half import (
 )
 from halfmoon.solver.errors import IllegalMoveError, LineError
 from halfmoon.solver.games.eight_and_a_half.kernel import EightAndAHalf, decode
-from halfmoon.solver.games.eight_and_a_half.position import Position, first_player
+from halfmoon.solver.games.eight_and_a_half.position import Position, describe, first_player
 
 G = EightAndAHalf()
 
@@ -465,6 +465,15 @@ def test_C1_on_seven_and_a_half_an_eight_makes_eight_and_a_half_not_a_catch():
     assert here.pile_value == "7½" and here.offender == 0
     played = after(text, "H 8")
     assert played.pile_value == "8½" and played.offender == 1 and played.seats[0].eaten == 0
+
+
+def test_C1_the_position_text_says_nobody_catches_at_seven_and_a_half():
+    """The describe text must not name an 8 as the policeman at 7½ (an 8 sticks to the ½)."""
+    text = describe(after("H/5/5 ; 8/5/5 | 7 | 0", "H"))
+    assert "8 catches" not in text
+    assert "nobody can catch" in text
+    assert "9 catches" in describe(after("H/5/5 ; 8/5/5 | 7 | 0", "H 8"))  # at 8½ the 9 is the policeman
+    assert "4 catches" in describe(after("H/5/5 ; 8/5/5 | 3 | 0", "H"))
 
 
 def test_C2_on_five_a_half_makes_five_and_a_half_and_the_next_must_go_higher():

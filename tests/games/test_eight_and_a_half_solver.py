@@ -105,17 +105,19 @@ def check_two_player(seed: int, count: int, cap: int) -> None:
         me = pos.to_move
         values = brute_values(children, me, "winloss")
         p = G.encode(pos)
-        solution = solve(G, p, WinLoss(me))
-        assert solution.status == "solved"
-        assert solution.value == values[pos], str(pos)
-        for mv, kid in zip(solution.moves, [ref_apply(pos, str(m.move)) for m in solution.moves]):
-            assert mv.value == values[kid], (str(pos), str(mv.move))
-        assert solution.positions <= len(children)  # keys merge what the readable form keeps apart
-        end = G.replay(p, solution.line)
-        if solution.line_end == "terminal":
-            assert G.terminal(end).winner == (me if solution.value == 1 else 1 - me)
-        else:
-            assert solution.value == 0
+        for method in ("retrograde", "proof"):
+            solution = solve(G, p, WinLoss(me), method=method)
+            assert solution.status == "solved"
+            assert solution.value == values[pos], (method, str(pos))
+            for mv, kid in zip(solution.moves, [ref_apply(pos, str(m.move)) for m in solution.moves]):
+                assert mv.value == values[kid], (method, str(pos), str(mv.move))
+            if method == "retrograde":
+                assert solution.positions <= len(children)  # keys merge what the readable form keeps apart
+            end = G.replay(p, solution.line)
+            if solution.line_end == "terminal":
+                assert G.terminal(end).winner == (me if solution.value == 1 else 1 - me)
+            else:
+                assert solution.value == 0
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -139,8 +141,9 @@ def check_coalitions(seed: int, count: int, cap: int) -> None:
             expected.append(brute_values(children, seat, "first")[pos])
             questions.append(Coalition(seat, not_big_loser, "avoid big loser", draw_value=1))
             expected.append(brute_values(children, seat, "loser")[pos])
-        got = [s.value for s in solve_all(G, p, questions)]
-        assert got == expected, str(pos)
+        for method in ("retrograde", "proof"):
+            got = [s.value for s in solve_all(G, p, questions, method=method)]
+            assert got == expected, (method, str(pos))
         checked += 1
     assert checked == count
 

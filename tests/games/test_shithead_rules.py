@@ -231,7 +231,7 @@ def test_four_of_a_kind_with_face_up_cards_burns() -> None:
 
 def test_face_up_one_at_a_time_then_face_down() -> None:
     p = table(["", "KC"], pile="5C", up=["9D 4S", "2C"], down=["6S 7S", "8S"])
-    assert names(p) == ["up:4", "up:9", "pickup"]
+    assert names(p) == ["up:4", "up:9"]
     after = play(p, "up:9")
     assert after.face_up[0] == cards("4S") and after.to_move == 1
 
@@ -244,13 +244,33 @@ def test_unplayable_face_up_card_is_taken_with_the_pile() -> None:
 
 def test_failing_face_down_card_picks_up_the_pile_with_it() -> None:
     p = table(["", "KC 4C"], pile="5C JD", down=["6S QH", "8S"])
-    assert names(p) == ["down:1", "down:2", "pickup"]
+    assert names(p) == ["down:1", "down:2"]
     failed = play(p, "down:1")  # a 6 does not go on a jack
     assert failed.hands[0] == tuple(sorted(cards("5C JD 6S"))) and failed.face_down[0] == cards("QH")
     assert failed.pile == () and failed.to_move == 1
     # with cards in hand again, the hand must be shed before the table
     back = play(failed, "4")
     assert all(m.kind in ("play", "pickup") for m in legal_moves(back))
+
+
+def test_no_plain_pickup_at_the_table() -> None:
+    """Rules decision (shared rules, table phase): once a player plays from the table, a plain
+    pick-up is not a move; the lifted card is played, and if it does not fit the pile is taken
+    with it. So with an empty hand and no card that fits, the only moves lift a card."""
+    stuck_up = table(["", "KC"], pile="AS", up=["9D 4S", ""], down=["6S", "8S"])
+    assert names(stuck_up) == ["up:4", "up:9"]
+    stuck_down = table(["", "KC"], pile="AS", down=["6S QH", "8S"])
+    assert names(stuck_down) == ["down:1", "down:2"]
+    with pytest.raises(IllegalMoveError, match="from the table"):
+        play(stuck_down, "pickup")
+    # the packed kernel agrees: no successor is the plain pick-up
+    kernel = GAME.kernel(stuck_down)
+    plain = position_key(Position((cards("AS"), cards("KC")), ((), ()), (cards("6S QH"), cards("8S")), (), (), (), 1))
+    assert plain not in kernel.successors(position_key(stuck_down))
+    assert len(kernel.successors(position_key(stuck_down))) == 2
+    # with cards in hand (after a failed table card) picking up is allowed again
+    back = play(stuck_down, "down:1")
+    assert back.hands[0] and back.to_move == 1
 
 
 def test_fitting_face_down_card_is_played() -> None:

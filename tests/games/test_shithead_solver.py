@@ -27,20 +27,32 @@ def _random_table(seed: int, players: int = 2, size: tuple[int, int] = (4, 6)) -
                     tuple(pile), (), 0)
 
 
+def _check_line(p: Position, result, question) -> None:
+    """The principal line replays through the rules; it ends at a terminal worth the value, or at a
+    repetition when the value is the draw (endless play), or is cut by the line cap."""
+    end = replay_line(GAME, p, result.line)
+    if result.line_end == "terminal":
+        assert GAME.terminal(end) is not None and question.value(GAME.terminal(end)) == result.value
+    else:
+        assert result.line_end in ("repetition", "cut") and result.value == question.draw_value
+
+
 def test_agrees_with_brute_force_on_small_tables() -> None:
+    """Retrograde analysis and the proof-number search against a plain brute force (every move)."""
     checked = 0
     for seed in range(400):
         p = _random_table(seed)
         if max(len(x) for x in p.face_up + p.face_down) > 3:
             continue
-        result = solve(GAME, p, WinLoss(0), Limits(nodes=80))
-        if not result.extra["complete"]:
+        retro = solve(GAME, p, WinLoss(0), Limits(nodes=80), method="retrograde")
+        if not retro.extra["complete"]:
             continue
-        assert result.value == brute_force(GAME, p, WinLoss(0)), p.to_json()
-        for mv in result.moves:
-            assert mv.value == brute_force(GAME, GAME.apply(p, mv.move), WinLoss(0))
-        end = replay_line(GAME, p, result.line)
-        assert GAME.terminal(end) is not None and WinLoss(0).value(GAME.terminal(end)) == result.value
+        expected = brute_force(GAME, p, WinLoss(0))
+        moves = [brute_force(GAME, GAME.apply(p, mv.move), WinLoss(0)) for mv in retro.moves]
+        for result in (retro, solve(GAME, p, WinLoss(0), Limits(nodes=100_000), method="proof")):
+            assert result.value == expected, (result.method, p.to_json())
+            assert [mv.value for mv in result.moves] == moves, (result.method, p.to_json())
+            _check_line(p, result, WinLoss(0))
         checked += 1
     assert checked >= 100
 
@@ -52,11 +64,15 @@ def test_three_players_coalition_agrees_with_brute_force() -> None:
         if max(len(x) for x in p.face_up + p.face_down) > 3:
             continue
         questions = [avoid_last(s) for s in range(3)]
-        results = solve_all(GAME, p, questions, Limits(nodes=60))
+        results = solve_all(GAME, p, questions, Limits(nodes=60), method="retrograde")
         if not results[0].extra["complete"]:
             continue
-        for q, r in zip(questions, results):
-            assert r.value == brute_force(GAME, p, q), (p.to_json(), q.seat)
+        proofs = solve_all(GAME, p, questions, Limits(nodes=100_000), method="proof")
+        for q, r, pr in zip(questions, results, proofs):
+            expected = brute_force(GAME, p, q)
+            assert r.value == pr.value == expected, (p.to_json(), q.seat)
+            assert [m.value for m in r.moves] == [m.value for m in pr.moves], (p.to_json(), q.seat)
+            _check_line(p, pr, q)
         checked += 1
     assert checked >= 50
 
@@ -126,10 +142,10 @@ def test_partial_graphs_give_exact_values_or_unknown_with_bounds() -> None:
             continue
         if exact + bounded >= 12:
             break
-        full = solve(GAME, p, WinLoss(0), Limits(nodes=30_000))
+        full = solve(GAME, p, WinLoss(0), Limits(nodes=30_000), method="retrograde")
         if full.status != SOLVED or full.positions < 400:
             continue
-        part = solve(GAME, p, WinLoss(0), Limits(nodes=full.positions // 4))
+        part = solve(GAME, p, WinLoss(0), Limits(nodes=full.positions // 4), method="retrograde")
         assert not part.extra["complete"]
         if part.status == SOLVED:
             exact += 1

@@ -278,6 +278,40 @@ class EightAndAHalf:
     def __repr__(self) -> str:
         return f"EightAndAHalf(scoring={self.scoring})"
 
+    # -- for the solver: a smaller game for questions about who goes out first, and estimates ----
+
+    def reduced(self, questions: Sequence[Any]) -> tuple["EightAndAHalf", Any] | None:
+        """When every question only asks who goes out first (two-player win/loss, "go out
+        first" coalitions), the eaten counts never matter: the game without scoring, and the map
+        that clears them from a position (positions that differ only there are merged)."""
+        from halfmoon.solver.core.game import Coalition, WinLoss
+
+        if not self.scoring:
+            return None
+        for q in questions:
+            if isinstance(q, WinLoss):
+                continue
+            if isinstance(q, Coalition) and q.predicate is _wins_outright():
+                continue
+            return None
+        return NO_SCORING, strip_eaten
+
+    def estimate(self, position: int, maximizers: frozenset[int], for_max: bool) -> tuple[int, int]:
+        """Initial proof and disproof numbers for df-pn: a side is the likelier to reach its goal
+        the fewer cards its player still has to play (a guide only; any positive numbers keep the
+        search exact)."""
+        n = (position >> PLAYERS_OFF) & 7
+        left = []
+        for s in range(n):
+            block = position >> SEAT_OFFS[s]
+            left.append(_size(block & M48) + _size((block >> OPEN_OFF) & M48) + _size((block >> BLIND_OFF) & M48))
+        mine = min(left[s] for s in maximizers)
+        others = min(c for s, c in enumerate(left) if s not in maximizers)
+        lead = others - mine
+        if not for_max:
+            lead = -lead
+        return 1 + max(0, -lead), 1 + max(0, lead)
+
     # -- conversion helpers ----------------------------------------------------------------
 
     def encode(self, position: Position) -> int:
@@ -591,3 +625,16 @@ def _why_not_combo(v2: int) -> str:
 
 
 GAME = EightAndAHalf()
+NO_SCORING = EightAndAHalf(scoring=False)
+_EATEN_MASK = [sum(127 << (SEAT_OFFS[s] + EATEN_OFF) for s in range(n)) for n in range(8)]
+
+
+def strip_eaten(position: int) -> int:
+    """The position with every seat's eaten count cleared (for `NO_SCORING`)."""
+    return position & ~_EATEN_MASK[(position >> PLAYERS_OFF) & 7]
+
+
+def _wins_outright() -> Any:
+    from halfmoon.solver.core.game import wins_outright
+
+    return wins_outright

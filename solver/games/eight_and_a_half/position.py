@@ -42,7 +42,7 @@ from halfmoon.solver.errors import (
 )
 from halfmoon.solver.games import notation
 
-from .rules import NONE, format_value, is_offence, pile_state
+from .rules import NONE, format_value, is_catch, is_offence, pile_state
 
 GAME_NAME = "eight-and-a-half"
 HAND_SIZE = 3
@@ -441,12 +441,17 @@ def describe(position: Position) -> str:
             f"{marker} player {number}: hand {_pretty(seat.hand)}  open {_pretty(seat.open)}  "
             f"blind {_pretty(seat.blind)}  bank {len(seat.bank)}  eaten {seat.eaten}{status}"
         )
-    v2 = position.pile_v2
+    v2, lh = pile_state(position.pile)
     notes = []
     if v2 == 10:
         notes.append("five rule: the next card must be 5 or lower, or a joker")
     if position.offender is not None:
-        notes.append(f"player {position.offender} is the offender; {(v2 + 1) // 2} catches")
+        police = (v2 + 1) // 2
+        if is_catch(v2, lh, police):
+            notes.append(f"player {position.offender} is the offender; {police} catches")
+        else:  # 7½: an 8 sticks to the ½ and makes 8½ (rule E2), so nobody can catch
+            notes.append(f"player {position.offender} is the offender, but nobody can catch at "
+                         f"{format_value(v2)} (an 8 sticks to the ½: 8½)")
     pile = " ".join(c.pretty() for c in position.pile) or "empty"
     lines.append(f"  pile: {pile}  (stands at {format_value(v2)}{'; ' + '; '.join(notes) if notes else ''})")
     return "\n".join(lines)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from halfmoon.dealcodes import Card
-from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.core.game import Outcome, WinLoss
 
 from .rules import (
     EIGHT,
@@ -67,10 +67,27 @@ def position_key(position: Position) -> int:
     return k | (len(stock) | seq << 6) << off
 
 
+ESTIMATE_SCALE = 10  # measured on benchmark tables (levels 6-10): 1 → 1.09 M expansions, 10 → 0.37 M
+ESTIMATE_KIND = 0
+NATIVE = True  # tests switch it off to compare with the Python prover
+NATIVE_EPSILON = 1.5
+_PLANE1 = sum(1 << (3 * i) for i in range(3 * 13))  # the low bit of every counter of a seat block
+_PLANE2, _PLANE4 = _PLANE1 << 1, _PLANE1 << 2
+
 _CAN = [[can_play(r, t) for t in range(14)] if r else [False] * 14 for r in range(14)]
 _ORDERED_RANKS = sorted(range(1, 14), key=STRENGTH.__getitem__)  # 2 3 4 … K A
 _W3 = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
 _RANK_SHIFTS = [(r, 3 * (r - 1)) for r in _ORDERED_RANKS]
+
+
+try:  # the compiled prover (setup.py builds it; without it the Python prover gives the same answers, slower)
+    from halfmoon.solver.games.shithead import _native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+
+def native_available() -> bool:
+    return _native is not None
 
 
 class ShitheadKernel:
@@ -81,8 +98,9 @@ class ShitheadKernel:
     one key). Tests check it against `legal_moves` + `apply` on random playouts.
     """
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, stock_empty: bool = False) -> None:
         self.players = players
+        self.stock_empty = stock_empty
         self.stock_off = _SEATS + _SEAT_BITS * players
         self.low_mask = (1 << self.stock_off) - 1
         self.seat_masks = [((1 << _SEAT_BITS) - 1) << (_SEATS + _SEAT_BITS * s) for s in range(players)]
@@ -163,10 +181,50 @@ class ShitheadKernel:
                     else:  # taken into the hand with the pile
                         child = (base - (w << soff) + ((pile + w) << hoff)) & ~(_M39 << _PILE)
                         out.append(self._finish(child, seat, 1, False))
-        if pile:
+        if pile and hand:  # no plain pick-up at the table
             child = (base + (pile << hoff)) & ~(_M39 << _PILE)
             out.append(self._finish(child, seat, 1, False))
         return out
+
+    def native_prover(self, goal: Any, max_bytes: int) -> Any:
+        """The compiled df-pn for a win/loss threshold test of a two-player endgame (stock empty),
+        with the key map from this kernel's keys; None where it does not apply (the Python
+        prover then runs)."""
+        question = goal.question
+        if _native is None or not NATIVE or self.players != 2 or not self.stock_empty:
+            return None
+        if not isinstance(question, WinLoss) or question.draw_value != 0:
+            return None
+        if goal.threshold != (1 if goal.for_max else 0):
+            return None
+        prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE)
+        return prover, _native.native_key
+
+    def cards(self, k: int) -> list[int]:
+        """Cards each seat still holds (hand, face-up and face-down): the 3-bit counters added by bit plane."""
+        out = []
+        for s in range(self.players):
+            block = k >> (_SEATS + _SEAT_BITS * s)
+            out.append((block & _PLANE1).bit_count() + 2 * (block & _PLANE2).bit_count()
+                       + 4 * (block & _PLANE4).bit_count())
+        return out
+
+    def estimate(self, k: int, maximizers: frozenset[int], for_max: bool) -> tuple[int, int]:
+        """Initial proof and disproof numbers for df-pn: a side is the likelier to reach its goal
+        the fewer cards its player holds compared with the others (only a guide: any positive
+        numbers keep the search exact)."""
+        cards = self.cards(k)
+        mine = min(cards[s] for s in maximizers)
+        others = min(c for s, c in enumerate(cards) if s not in maximizers)
+        if ESTIMATE_KIND == 1:  # cards left to each side's goal
+            if for_max:
+                return 1 + ESTIMATE_SCALE * mine, 1 + ESTIMATE_SCALE * others
+            return 1 + ESTIMATE_SCALE * others, 1 + ESTIMATE_SCALE * mine
+        lead = others - mine  # > 0: the maximizing side is ahead
+        if not for_max:
+            lead = -lead
+        scale = ESTIMATE_SCALE
+        return 1 + scale * max(0, -lead), 1 + scale * max(0, lead)
 
     def _play(self, k: int, r: int, cnt: int, top: int, run_rank: int, run: int, seat: int, stock_len: int) -> int:
         """`k` with the cards already out of the player's hand/table (pile state cleared): put `cnt`
@@ -222,7 +280,7 @@ class ShitheadGame:
 
     def kernel(self, position: Position) -> ShitheadKernel:
         """The packed-key hot loop the core explores with (see `solver.core.game.Game`)."""
-        return ShitheadKernel(position.players)
+        return ShitheadKernel(position.players, not position.stock)
 
     def terminal(self, position: Position) -> Outcome | None:
         return outcome(position)

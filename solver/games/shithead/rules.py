@@ -273,7 +273,10 @@ def _remove(cards: tuple[Card, ...], rank: int, count: int) -> tuple[tuple[Card,
 
 
 def legal_moves(position: Position) -> list[Move]:
-    """Every legal move, in a fixed order: plays by rank strength and count, then table cards, then pickup."""
+    """Every legal move, in a fixed order: plays by rank strength and count, then table cards, then pickup.
+
+    Picking up is a move only with cards in hand (even with a legal play); at the table (hand and
+    stock empty) the player lifts a card, which is played or, if it does not fit, taken with the pile."""
     seat = position.to_move
     hand = position.hands[seat]
     top = pile_state(position.pile)[0]
@@ -298,7 +301,7 @@ def legal_moves(position: Position) -> list[Move]:
         else:
             for slot in range(len(position.face_down[seat])):
                 moves.append(Move("down", 0, 1, 0, slot))
-    if position.pile and position.cards_of(seat):
+    if position.pile and hand:  # at the table a lifted card is played (or taken with the pile): no plain pick-up
         moves.append(PICKUP)
     return moves
 
@@ -365,7 +368,10 @@ def _why_illegal(position: Position, move: Move) -> str:
     if position.cards_of(seat) == 0:
         return "that player has no cards (the game is over)"
     if move.kind == "pickup":
-        return "the pile is empty"
+        if not position.pile:
+            return "the pile is empty"
+        return ("playing from the table, a card is lifted and played (up:RANK or down:N); one that does not "
+                "fit is taken with the pile: there is no plain pick-up")
     if move.kind == "play":
         if not hand:
             return "the hand is empty: play from the table (up:RANK or down:N)"

@@ -1,0 +1,165 @@
+"""The endgames people actually reach: `halfmoon endgame GAME --code … --until endgame`, deals 0-99.
+
+For each game and player count, deal codes `<TAG>1-<players>-<number>` (Spit: `SP1-N-<number>`)
+are played on with the game's fixed seeded policy (seed 0) to the endgame the command solves, and
+every question is answered through the facade (`halfmoon.endgame`, the command's own path) with
+the given limits (60 s by default, one process). A position counts as *decided* when every
+question about it is answered exactly (the value of the position; a move left unknown does not
+count against it). Reported per game and player count: the share decided, the distribution of
+seconds (median, p90, max), positions per second and bytes per position, and the machine's load
+average before and after (the machine is shared: compare positions, not seconds, across runs).
+
+    python benchmarks/endgame_deals.py --games shithead --players 2 --deals 0-99 --out benchmarks/results/endgame_deals_shithead.json
+    python benchmarks/endgame_deals.py --games shithead,eight-and-a-half,golf,spit --players 2,3 --deals 0-9 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import halfmoon
+
+TAGS = {"shithead": "SH", "eight-and-a-half": "EH", "golf": "GF", "spit": "SP"}
+
+
+def code_of(game: str, players: int, number: int) -> str | None:
+    tag = TAGS[game]
+    if game == "spit":
+        return halfmoon.code(number, tag, "N") if players == 2 else None
+    return halfmoon.code(number, tag, str(players))
+
+
+def numbers(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.extend(range(int(a), int(b) + 1))
+        elif part:
+            out.append(int(part))
+    return out
+
+
+def distribution(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return {"median": round(statistics.median(ordered), 3), "p90": round(p90, 3), "max": round(ordered[-1], 3)}
+
+
+def run_one(game: str, code: str, limits: halfmoon.Limits, method: str) -> dict[str, Any]:
+    started = time.perf_counter()
+    cpu = time.process_time()
+    result = halfmoon.endgame(code, game=game, until="endgame", limits=limits, method=method)
+    seconds = time.perf_counter() - started
+    report = result.report
+    questions = report["questions"]
+    solved = [q for q in questions if q["status"] == "solved"]
+    row = {
+        "code": code,
+        "players": report["players"],
+        "cards": _cards_in_play(game, report["position"]),
+        "decided": bool(questions) and len(solved) == len(questions),
+        "questions": len(questions),
+        "questions_solved": len(solved),
+        "values": [q["value"] for q in questions],
+        "moves_settled": sum(1 for q in questions for m in q["moves"] if m["value"] is not None),
+        "moves": sum(len(q["moves"]) for q in questions),
+        "method": questions[0]["method"] if questions else None,
+        "seconds": round(seconds, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "positions": max((q["positions"] for q in questions), default=0),
+        "positions_per_second": round(max((q["positions"] for q in questions), default=0) / seconds) if seconds else None,
+        "bytes_per_position": max((q["bytes_per_position"] for q in questions), default=0),
+        "reason": next((q["reason"] for q in questions if q["reason"]), ""),
+    }
+    return row
+
+
+def _cards_in_play(game: str, position: dict[str, Any]) -> int | None:
+    """Cards still in play in the position JSON (hands, table cards, pile; Golf: the stock)."""
+    if game == "shithead":
+        return sum(len(x) for key in ("hands", "face_up", "face_down") for x in position[key]) + len(position["pile"])
+    if game == "golf":
+        return len(position["stock"])
+    if game == "eight-and-a-half":
+        seats = position.get("seats") or []
+        total = 0
+        for seat in seats:
+            for key in ("hand", "open", "blind", "bank"):
+                value = seat.get(key, "")
+                total += len(value) if isinstance(value, (list, str)) else 0
+        return total + len(position.get("pile", ""))
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default="shithead,eight-and-a-half,golf,spit")
+    parser.add_argument("--players", default="2,3")
+    parser.add_argument("--deals", default="0-99", help="deal numbers, e.g. 0-99 or 0-9,50")
+    parser.add_argument("--seconds", type=float, default=60.0, help="time limit per position")
+    parser.add_argument("--max-positions", type=int, default=50_000_000)
+    parser.add_argument("--method", default="auto")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    limits = halfmoon.Limits(seconds=args.seconds, nodes=args.max_positions)
+    load_before = os.getloadavg()
+    groups: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    for game in args.games.split(","):
+        for players in [int(p) for p in args.players.split(",")]:
+            group_rows = []
+            for number in numbers(args.deals):
+                code = code_of(game, players, number)
+                if code is None:
+                    continue
+                row = run_one(game, code, limits, args.method) | {"game": game}
+                group_rows.append(row)
+                print(json.dumps(row), flush=True)
+            if not group_rows:
+                continue
+            rows += group_rows
+            decided = [r for r in group_rows if r["decided"]]
+            groups.append({
+                "game": game,
+                "players": players,
+                "positions": len(group_rows),
+                "decided": len(decided),
+                "share_decided": round(len(decided) / len(group_rows), 3),
+                "seconds_decided": distribution([r["seconds"] for r in decided]),
+                "positions_per_second": distribution([float(r["positions_per_second"] or 0) for r in group_rows]),
+                "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows]),
+                "cards_in_play": distribution([float(r["cards"]) for r in group_rows if r["cards"] is not None]),
+            })
+            print(json.dumps(groups[-1]), file=sys.stderr, flush=True)
+    report = {
+        "benchmark": "endgame_deals",
+        "deals": args.deals,
+        "limits": limits.to_json(),
+        "method": args.method,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "groups": groups,
+        "rows": rows,
+    }
+    if args.out:
+        args.out.write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps({"groups": groups, "load_average_before": report["load_average_before"],
+                      "load_average_after": report["load_average_after"]}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

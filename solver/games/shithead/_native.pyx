@@ -1,0 +1,943 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Shithead's df-pn compiled: two-player endgames (stock empty), win/loss threshold tests.
+
+The reference is Python: `kernel.ShitheadKernel` (the rules on packed keys) and
+`solver.core.proof.Prover` (df-pn with the 1+ε trick, repetitions never prove, path-dependent
+disproofs not stored). This module does the same search on a smaller key and in native code;
+the tests compare its successors with the kernel's on random positions and its values with the
+Python prover's and with brute force. What differs is representation, never behaviour:
+
+- a position is 128 bits: per rank (13) the distribution of its ≤ 4 cards over the 7 places
+  (each hand, face-up and face-down set, and the pile) as one of 330 combinations (9 bits), then
+  the seat to move (1 bit), the pile's effective top (4), whether a 3 lies on top (1) and the
+  top run's length (3); the top run's rank follows from those (a 3 on top, else the top);
+- the transposition table is open addressing over those pairs of words, 40 bytes an entry
+  (key, 64-bit proof and disproof numbers, the depth on the current path), grown by doubling up to
+  the memory budget; when it is full, unsettled entries are dropped (settled ones are facts
+  and stay);
+- children are generated into a buffer indexed by depth, not Python lists.
+"""
+
+cimport cython
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef enum:
+    NPLACE = 7          # hand0, up0, down0, hand1, up1, down1, pile
+    PILE = 6
+    MAXKIDS = 64
+    CHECK_EVERY = 4095
+    MAXDEPTH = 10000
+
+cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
+cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
+
+# status codes returned by run()
+DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
+
+# -- rank tables --------------------------------------------------------------------------------
+
+cdef uint16_t COMB_OF[78125]     # base-5 code of a 7-tuple of counts → combination index (0-329)
+cdef uint8_t TUPLE[330][7]       # combination index → the 7 counts
+cdef int NCOMB = 0
+cdef bint CAN[14][14]            # CAN[rank][top]
+cdef int ORDER[13]               # ranks by strength: 2 3 4 … K A
+
+cdef int _strength(int r):
+    return 14 if r == 1 else r
+
+cdef void _init_tables():
+    global NCOMB
+    cdef int c[7]
+    cdef int code, i, total, r, t
+    cdef int idx = 0
+    for code in range(78125):
+        COMB_OF[code] = 0xFFFF
+    # enumerate 7-tuples with sum <= 4 in base-5 order
+    for code in range(78125):
+        total = 0
+        t = code
+        for i in range(7):
+            c[i] = t % 5
+            t //= 5
+            total += c[i]
+        if total <= 4:
+            COMB_OF[code] = idx
+            for i in range(7):
+                TUPLE[idx][i] = c[i]
+            idx += 1
+    NCOMB = idx
+    for r in range(14):
+        for t in range(14):
+            if r == 0:
+                CAN[r][t] = False
+            elif r == 2 or r == 3 or r == 10 or t == 0 or t == 2:
+                CAN[r][t] = True
+            elif t == 7:
+                CAN[r][t] = _strength(r) <= 7
+            else:
+                CAN[r][t] = _strength(r) >= _strength(t)
+    i = 0
+    for r in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1):
+        ORDER[i] = r
+        i += 1
+
+_init_tables()
+
+# -- positions ----------------------------------------------------------------------------------
+
+ctypedef struct State:
+    uint8_t c[NPLACE][14]
+    int seat
+    int top
+    int run_rank
+    int run_len
+
+ctypedef struct Key:
+    uint64_t lo
+    uint64_t hi
+
+
+cdef inline int _cards(State* s, int seat):
+    cdef int r, total = 0
+    cdef int b = 3 * seat
+    for r in range(1, 14):
+        total += s.c[b][r] + s.c[b + 1][r] + s.c[b + 2][r]
+    return total
+
+
+cdef inline int _turns(State* s, int seat):
+    """Turns a player needs to shed every card if never held up: one per rank in hand, one per
+    table card; tens give the turn back."""
+    cdef int r, total = 0
+    cdef int b = 3 * seat
+    for r in range(1, 14):
+        if s.c[b][r]:
+            total += 1
+        total += s.c[b + 1][r] + s.c[b + 2][r]
+    total -= s.c[b][10] + s.c[b + 1][10] + s.c[b + 2][10]
+    return total if total > 0 else 0
+
+
+cdef inline Key _pack(State* s):
+    cdef Key k
+    cdef uint64_t lo = 0, hi = 0
+    cdef int r, code, bit
+    cdef uint64_t idx
+    for r in range(1, 14):
+        code = (s.c[0][r] + 5 * (s.c[1][r] + 5 * (s.c[2][r] + 5 * (s.c[3][r] + 5 * (s.c[4][r]
+                + 5 * (s.c[5][r] + 5 * s.c[6][r]))))))
+        idx = COMB_OF[code]
+        bit = 9 * (r - 1)
+        if bit + 9 <= 64:
+            lo |= idx << bit
+        elif bit >= 64:
+            hi |= idx << (bit - 64)
+        else:
+            lo |= idx << bit
+            hi |= idx >> (64 - bit)
+    # header at bits 117-125 (hi bits 53-61)
+    hi |= (<uint64_t>s.seat) << 53
+    hi |= (<uint64_t>s.top) << 54
+    hi |= (<uint64_t>(1 if (s.run_rank == 3 and s.run_len > 0) else 0)) << 58
+    hi |= (<uint64_t>s.run_len) << 59
+    hi |= VALID
+    k.lo = lo
+    k.hi = hi
+    return k
+
+
+cdef inline void _unpack(Key k, State* s):
+    cdef int r, bit, i
+    cdef uint64_t idx
+    for r in range(1, 14):
+        bit = 9 * (r - 1)
+        if bit + 9 <= 64:
+            idx = (k.lo >> bit) & 511
+        elif bit >= 64:
+            idx = (k.hi >> (bit - 64)) & 511
+        else:
+            idx = ((k.lo >> bit) | (k.hi << (64 - bit))) & 511
+        for i in range(NPLACE):
+            s.c[i][r] = TUPLE[idx][i]
+    for i in range(NPLACE):
+        s.c[i][0] = 0
+    s.seat = (k.hi >> 53) & 1
+    s.top = (k.hi >> 54) & 15
+    s.run_len = (k.hi >> 59) & 7
+    if (k.hi >> 58) & 1:
+        s.run_rank = 3
+    else:
+        s.run_rank = s.top if s.run_len > 0 else 0
+
+
+cdef inline void _finish(State* s, int seat, int steps, bint again):
+    cdef int a0 = _cards(s, 0) > 0
+    cdef int a1 = _cards(s, 1) > 0
+    if a0 + a1 <= 1:
+        s.seat = seat
+    elif again and ((a0 if seat == 0 else a1)):
+        s.seat = seat
+    else:
+        if steps < 1:
+            steps = 1
+        s.seat = seat if steps % 2 == 0 else 1 - seat
+
+
+cdef inline void _play(State* s, int seat, int r, int cnt):
+    """Cards already taken from the player: put `cnt` cards of rank `r` on the pile."""
+    cdef int new_run, i
+    if r == s.run_rank and s.run_len > 0:
+        new_run = s.run_len + cnt
+    else:
+        new_run = cnt
+    if r == 10 or new_run >= 4:
+        for i in range(1, 14):
+            s.c[PILE][i] = 0
+        s.top = 0
+        s.run_rank = 0
+        s.run_len = 0
+        _finish(s, seat, 0, True)
+        return
+    s.c[PILE][r] += cnt
+    if r != 3:
+        s.top = r
+    s.run_rank = r
+    s.run_len = new_run
+    _finish(s, seat, 1 + (cnt if r == 8 else 0), False)
+
+
+cdef inline void _take_pile(State* s, int seat, int h):
+    cdef int i
+    for i in range(1, 14):
+        s.c[h][i] += s.c[PILE][i]
+        s.c[PILE][i] = 0
+    s.top = 0
+    s.run_rank = 0
+    s.run_len = 0
+    _finish(s, seat, 1, False)
+
+
+cdef int _successors(State* s, State* out):
+    """Every legal move's result (the order of `ShitheadKernel.successors`); returns the count."""
+    cdef int seat = s.seat
+    cdef int h = 3 * seat, u = h + 1, d = h + 2
+    cdef int n = 0, i, r, cnt, extra, nranks = 0, single = 0, ups = 0, src, hand_cards = 0, pile_cards = 0
+    cdef int top = s.top
+    for i in range(1, 14):
+        if s.c[h][i]:
+            nranks += 1
+            single = i
+            hand_cards += s.c[h][i]
+        pile_cards += s.c[PILE][i]
+    if hand_cards:
+        if nranks == 1:
+            ups = s.c[u][single]
+        for i in range(13):
+            r = ORDER[i]
+            if not s.c[h][r] or not CAN[r][top]:
+                continue
+            for cnt in range(1, s.c[h][r] + 1):
+                memcpy(&out[n], s, sizeof(State))
+                out[n].c[h][r] -= cnt
+                _play(&out[n], seat, r, cnt)
+                n += 1
+            for extra in range(1, ups + 1):
+                memcpy(&out[n], s, sizeof(State))
+                cnt = s.c[h][r]
+                out[n].c[h][r] = 0
+                out[n].c[u][r] -= extra
+                _play(&out[n], seat, r, cnt + extra)
+                n += 1
+        if pile_cards:
+            memcpy(&out[n], s, sizeof(State))
+            _take_pile(&out[n], seat, h)
+            n += 1
+        return n
+    src = d
+    for i in range(1, 14):
+        if s.c[u][i]:
+            src = u
+            break
+    for i in range(13):
+        r = ORDER[i]
+        if not s.c[src][r]:
+            continue
+        memcpy(&out[n], s, sizeof(State))
+        out[n].c[src][r] -= 1
+        if CAN[r][top]:
+            _play(&out[n], seat, r, 1)
+        else:  # it does not fit: taken into the hand with the pile
+            out[n].c[h][r] += 1
+            _take_pile(&out[n], seat, h)
+        n += 1
+    return n
+
+
+# -- the transposition table --------------------------------------------------------------------
+
+ctypedef struct Entry:
+    uint64_t lo
+    uint64_t hi
+    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
+    uint64_t dn      # 0: disproven
+    int32_t path     # depth on the current path, -1 when not on it
+    uint32_t spare
+
+
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi):
+    cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 31
+    return h
+
+
+cdef class Prover:
+    """df-pn for one goal about two-player Shithead endgames (see the module docstring).
+
+    `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it force a
+    win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at threshold 0).
+    """
+
+    cdef Entry* table
+    cdef uint64_t cap
+    cdef uint64_t mask
+    cdef public uint64_t count
+    cdef uint64_t max_cap
+    cdef State* kids
+    cdef Key* kkeys
+    cdef uint64_t* kpn
+    cdef uint64_t* kdn
+    cdef int32_t* kloop
+    cdef int goal_seat
+    cdef bint for_max
+    cdef int attacker
+    cdef public double epsilon
+    cdef public int scale
+    cdef public int kind
+    cdef public bint weak
+    cdef public uint64_t expansions
+    cdef uint64_t slice_end
+    cdef double deadline
+    cdef int stop
+    cdef public uint64_t safety_settled
+
+    def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10):
+        self.goal_seat = goal_seat
+        self.for_max = for_max
+        self.attacker = goal_seat if for_max else 1 - goal_seat
+        self.epsilon = epsilon
+        self.scale = scale
+        self.cap = 1 << 12
+        self.max_cap = 1 << 12
+        while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
+            self.max_cap *= 2
+        self.mask = self.cap - 1
+        self.table = <Entry*>calloc(self.cap, sizeof(Entry))
+        self.kids = <State*>malloc(MAXKIDS * sizeof(State))
+        self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
+        self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
+        if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
+            raise MemoryError("shithead native prover: out of memory")
+        self.count = 0
+        self.expansions = 0
+        self.weak = True
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.kids)
+        free(self.kkeys)
+        free(self.kpn)
+        free(self.kdn)
+        free(self.kloop)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
+        return self.cap * sizeof(Entry)
+
+    @property
+    def buffer_bytes(self) -> int:
+        return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
+
+    # -- table ---------------------------------------------------------------------------------
+
+    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi):
+        cdef uint64_t i = _hash(lo, hi) & self.mask
+        cdef Entry* e
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                return -1
+            if e.lo == lo and e.hi == hi:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn):
+        """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
+        cdef uint64_t i
+        cdef Entry* e
+        if (self.count + 1) * 10 > self.cap * 7:
+            if not self._grow():
+                return -1
+        i = _hash(lo, hi) & self.mask
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                e.lo = lo
+                e.hi = hi
+                e.pn = pn
+                e.dn = dn
+                e.path = -1
+                self.count += 1
+                return <int64_t>i
+            if e.lo == lo and e.hi == hi:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef bint _grow(self):
+        """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
+        cdef uint64_t new_cap = self.cap * 2
+        cdef bint keep_all = True
+        if new_cap > self.max_cap:
+            new_cap = self.cap
+            keep_all = False
+        cdef Entry* old = self.table
+        cdef uint64_t old_cap = self.cap
+        cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
+        if fresh == NULL:
+            return False
+        cdef uint64_t j, i, kept = 0
+        cdef Entry* e
+        for j in range(old_cap):
+            e = &old[j]
+            if e.hi == 0:
+                continue
+            if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
+                continue
+            i = _hash(e.lo, e.hi) & (new_cap - 1)
+            while fresh[i].hi != 0:
+                i = (i + 1) & (new_cap - 1)
+            fresh[i] = e[0]
+            kept += 1
+        free(old)
+        self.table = fresh
+        self.cap = new_cap
+        self.mask = new_cap - 1
+        self.count = kept
+        return (kept + 1) * 10 <= self.cap * 9
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    cdef int _terminal_value(self, State* s):
+        """-2 while play goes on; else the value for the goal seat (1 win, -1 loss, 0 tie)."""
+        cdef int a0 = _cards(s, 0), a1 = _cards(s, 1)
+        if a0 and a1:
+            return -2
+        cdef int mine = a0 if self.goal_seat == 0 else a1
+        cdef int theirs = a1 if self.goal_seat == 0 else a0
+        if mine == 0 and theirs > 0:
+            return 1
+        if mine > 0 and theirs == 0:
+            return -1
+        return 0
+
+    cdef inline bint _reached(self, int value):
+        return value >= 1 if self.for_max else value < 0
+
+    def fact(self, tuple key):
+        """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
+        cdef uint64_t lo = key[0], hi = key[1]
+        cdef int64_t i = self._find(lo, hi)
+        cdef State s
+        cdef Key k
+        if i >= 0:
+            if self.table[i].pn == 0:
+                return True
+            if self.table[i].dn == 0:
+                return False
+            return None
+        k.lo = lo
+        k.hi = hi
+        _unpack(k, &s)
+        cdef int v = self._terminal_value(&s)
+        if v == -2:
+            return None
+        cdef bint reached = self._reached(v)
+        i = self._insert(lo, hi, 0 if reached else INF, 1 if reached else 0)
+        return reached
+
+    def numbers(self, tuple key):
+        """(proof number, disproof number) of a key in the table, or None."""
+        cdef int64_t i = self._find(key[0], key[1])
+        if i < 0:
+            return None
+        return self.table[i].pn, self.table[i].dn
+
+    def depth(self, tuple key):
+        cdef int64_t i = self._find(key[0], key[1])
+        if i < 0 or self.table[i].pn != 0:
+            raise KeyError("not proven")
+        return self.table[i].dn - 1
+
+    def purge(self):
+        """Drop the unsettled entries (facts stay); returns how many were dropped."""
+        cdef uint64_t before = self.count
+        cdef uint64_t saved = self.max_cap
+        self.max_cap = self.cap  # no room to grow: _grow drops what is not settled
+        self._grow()
+        self.max_cap = saved
+        return before - self.count
+
+    # -- search --------------------------------------------------------------------------------
+
+    def run(self, tuple key, uint64_t budget, double seconds):
+        """df-pn from a root until it is settled, `budget` expansions are used or `seconds` pass.
+        Returns (status, expansions used)."""
+        cdef uint64_t pn, dn
+        cdef int32_t loop
+        cdef Key k
+        cdef uint64_t start = self.expansions
+        k.lo = key[0]
+        k.hi = key[1]
+        self.stop = DONE
+        self.slice_end = self.expansions + budget
+        self.deadline = _now() + seconds
+        if self.fact(key) is not None:
+            return DONE, 0
+        self._mid(k, INF, INF, 0, &pn, &dn, &loop)
+        if self.stop == INTERRUPTED:
+            PyErr_CheckSignals()
+        return self.stop, self.expansions - start
+
+    cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop):
+        cdef State s
+        cdef int n, i, best, v, seat
+        cdef int64_t slot, cslot
+        cdef uint64_t base
+        cdef uint64_t sum_
+        cdef uint64_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
+        cdef int32_t loop, lp
+        cdef bint is_or
+        cdef int a_me, a_opp, lead, att_cards, def_cards
+        cdef uint64_t live, top_
+        cdef Entry* e
+        self.expansions += 1
+        out_loop[0] = 0x3FFFFFFF
+        if self.expansions >= self.slice_end:
+            self.stop = PAUSED
+        elif (self.expansions & CHECK_EVERY) == 0:
+            if _now() > self.deadline:
+                self.stop = TIME
+            elif PyErr_CheckSignals() != 0:
+                self.stop = INTERRUPTED
+        if depth >= MAXDEPTH - 1:
+            self.stop = DEPTH
+        if self.stop:
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        _unpack(key, &s)
+        seat = s.seat
+        is_or = seat == self.attacker
+        n = _successors(&s, self.kids)
+        base = <uint64_t>depth * MAXKIDS
+        for i in range(n):
+            self.kkeys[base + i] = _pack(&self.kids[i])
+            self.kloop[base + i] = 0x3FFFFFFF
+            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+            if cslot >= 0:
+                e = &self.table[cslot]
+                if e.pn == 0:
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                elif e.dn == 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                elif e.path >= 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    self.kloop[base + i] = e.path
+                else:
+                    self.kpn[base + i] = e.pn
+                    self.kdn[base + i] = e.dn
+                continue
+            v = self._terminal_value(&self.kids[i])
+            if v != -2:
+                if self._reached(v):
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, 0, 1)
+                else:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, INF, 0)
+                if cslot < 0:
+                    self.stop = MEMORY
+                    out_pn[0] = 1
+                    out_dn[0] = 1
+                    return
+                continue
+            if self.kind == 1:
+                a_me = _turns(&self.kids[i], self.attacker)
+                a_opp = _turns(&self.kids[i], 1 - self.attacker)
+            else:
+                a_me = _cards(&self.kids[i], self.attacker)
+                a_opp = _cards(&self.kids[i], 1 - self.attacker)
+            lead = a_opp - a_me
+            self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
+            self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
+        slot = self._insert(key.lo, key.hi, 1, 1)
+        if slot < 0:
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        self.table[slot].path = depth
+        pn0 = 0
+        dn0 = 0
+        while True:
+            live = 0
+            top_ = 0
+            if is_or:
+                pn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    p = self.kpn[base + i]
+                    d = self.kdn[base + i]
+                    sum_ += d
+                    if sum_ > INF:
+                        sum_ = INF
+                    if d:
+                        live += 1
+                        if d > top_:
+                            top_ = d
+                    if p < pn:
+                        second = pn
+                        pn = p
+                        best = i
+                    elif p < second:
+                        second = p
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                dn = INF if sum_ > INF else sum_
+            else:
+                dn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    d = self.kdn[base + i]
+                    p = self.kpn[base + i]
+                    sum_ += p
+                    if sum_ > INF:
+                        sum_ = INF
+                    if p:
+                        live += 1
+                        if p > top_:
+                            top_ = p
+                    if d < dn:
+                        second = dn
+                        dn = d
+                        best = i
+                    elif d < second:
+                        second = d
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                pn = INF if sum_ > INF else sum_
+            if pn0 == 0 and dn0 == 0:
+                pn0 = pn if pn else 1
+                dn0 = dn if dn else 1
+            if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+                break
+            if is_or:
+                c_pn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_pn > th_pn:
+                    c_pn = th_pn
+                if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
+                    sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
+                c_dn = INF if sum_ > INF else sum_
+            else:
+                c_dn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_dn > th_dn:
+                    c_dn = th_dn
+                if self.weak:
+                    sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
+                c_pn = INF if sum_ > INF else sum_
+            self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
+                      &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
+            if self.stop:
+                break
+        # the table may have moved (grown): find this node again
+        slot = self._find(key.lo, key.hi)
+        if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        e = &self.table[slot]
+        e.path = -1
+        if self.stop:
+            out_pn[0] = e.pn
+            out_dn[0] = e.dn
+            return
+        if pn == 0:
+            if is_or:
+                d = INF
+                for i in range(n):
+                    if self.kpn[base + i] == 0:
+                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                        p = self.table[cslot].dn if cslot >= 0 else 1
+                        if p < d:
+                            d = p
+            else:
+                d = 0
+                for i in range(n):
+                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                    p = self.table[cslot].dn if cslot >= 0 else 1
+                    if p > d:
+                        d = p
+            e = &self.table[slot]
+            e.pn = 0
+            e.dn = d + 1
+            out_pn[0] = 0
+            out_dn[0] = INF
+            return
+        if dn == 0:
+            if is_or:
+                loop = 0x3FFFFFFF
+                for i in range(n):
+                    if self.kloop[base + i] < loop:
+                        loop = self.kloop[base + i]
+            else:
+                loop = -1
+                for i in range(n):
+                    if self.kdn[base + i] == 0 and self.kloop[base + i] > loop:
+                        loop = self.kloop[base + i]
+            if loop >= depth:
+                e.pn = INF
+                e.dn = 0
+                out_pn[0] = INF
+                out_dn[0] = 0
+                return
+            # depends on the path above: used by the ancestors now, not stored as a fact (the
+            # entry keeps small numbers: elsewhere the position is searched afresh)
+            e.pn = pn0 if pn0 < 1024 else 1024
+            e.dn = dn0 if 0 < dn0 < 1024 else 1
+            out_pn[0] = INF
+            out_dn[0] = 0
+            out_loop[0] = loop
+            return
+        e.pn = pn
+        e.dn = dn
+        out_pn[0] = pn
+        out_dn[0] = dn
+
+
+    # -- closing the explored region: disproofs that go round in circles -------------------
+
+    def safety(self, tuple root, double seconds=1e9):
+        """Settle disproofs that df-pn cannot store (they rely on repetitions): the greatest set
+        of unsettled explored positions in which the defender can keep play for ever — every
+        defender position has a move into the set or to a disproven position, every attacker
+        move stays in the set or reaches a disproven position. No goal is reachable from such a
+        set, so every position in it is disproven (a fact). Unexplored children count against
+        the defender. Returns whether `root` was settled; the positions found are stored."""
+        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, q_head = 0, q_tail = 0
+        cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))
+        if index == NULL:
+            return False
+        for j in range(cap):
+            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+                index[j] = <int32_t>n
+                n += 1
+            else:
+                index[j] = -1
+        if n == 0:
+            free(index)
+            return False
+        cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
+        cdef int32_t* counter = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef uint8_t* unsafe = <uint8_t*>calloc(n, 1)
+        cdef uint8_t* attacker = <uint8_t*>malloc(n)
+        cdef int64_t* pred_start = <int64_t*>calloc(n + 1, sizeof(int64_t))
+        cdef int32_t* queue = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef int32_t* pred = NULL
+        cdef int64_t* fill = NULL
+        cdef State st
+        cdef Key k, ck
+        cdef int kids, i, v
+        cdef int64_t cs
+        cdef int32_t u, c, pidx
+        cdef bint bad
+        cdef uint64_t settled = 0
+        cdef double deadline = _now() + seconds
+        cdef bint late = False
+        if not (slot_of and counter and unsafe and attacker and pred_start and queue):
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
+        for j in range(cap):
+            if index[j] >= 0:
+                slot_of[index[j]] = j
+        # pass 1: classify children, count predecessors
+        for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            attacker[u] = st.seat == self.attacker
+            kids = _successors(&st, self.kids)
+            bad = False
+            counter[u] = 0
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    counter[u] += 1
+                    pred_start[index[cs] + 1] += 1
+                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                    if not attacker[u]:
+                        counter[u] += 1 << 20  # a safe move that never goes away
+                elif cs >= 0:  # proven
+                    bad = True
+                else:
+                    v = self._terminal_value(&self.kids[i])
+                    if v == -2 or self._reached(v):  # unexplored, or the goal
+                        bad = True
+                    elif not attacker[u]:
+                        counter[u] += 1 << 20
+            if attacker[u]:
+                if bad:
+                    unsafe[u] = 1
+                    queue[q_tail] = u
+                    q_tail += 1
+            elif counter[u] == 0:
+                unsafe[u] = 1
+                queue[q_tail] = u
+                q_tail += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
+        for u in range(<int32_t>n):
+            pred_start[u + 1] += pred_start[u]
+        e_count = pred_start[n]
+        pred = <int32_t*>malloc((e_count + 1) * sizeof(int32_t))
+        fill = <int64_t*>malloc(n * sizeof(int64_t))
+        if pred == NULL or fill == NULL:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
+        memcpy(fill, pred_start, n * sizeof(int64_t))
+        # pass 2: the predecessor lists
+        for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            kids = _successors(&st, self.kids)
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    c = index[cs]
+                    pred[fill[c]] = u
+                    fill[c] += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
+        # propagate: an attacker position with an unsafe move is unsafe; a defender position
+        # whose last safe move became unsafe is unsafe
+        while q_head < q_tail:
+            u = queue[q_head]
+            q_head += 1
+            for i in range(pred_start[u], pred_start[u + 1]):
+                pidx = pred[i]
+                if unsafe[pidx]:
+                    continue
+                if attacker[pidx]:
+                    unsafe[pidx] = 1
+                    queue[q_tail] = pidx
+                    q_tail += 1
+                else:
+                    counter[pidx] -= 1
+                    if counter[pidx] == 0:
+                        unsafe[pidx] = 1
+                        queue[q_tail] = pidx
+                        q_tail += 1
+        for u in range(<int32_t>n):
+            if not unsafe[u]:
+                j = slot_of[u]
+                self.table[j].pn = INF
+                self.table[j].dn = 0
+                settled += 1
+        free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+        free(pred); free(fill)
+        self.safety_settled += settled
+        return self.fact(root) is False
+
+
+cdef double _now():
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# -- conversion from the Python kernel's keys and a successor check ------------------------------
+
+cdef int _from_python(object k, State* s) except -1:
+    """Read `kernel.position_key` (two players, stock empty) into a native state."""
+    cdef int r, seat, place
+    memset(s, 0, sizeof(State))
+    if (k >> (53 + 2 * 117)) & 63:
+        raise ValueError("the native Shithead prover needs an empty stock")
+    s.seat = k & 7
+    s.top = (k >> 3) & 15
+    s.run_rank = (k >> 7) & 15
+    s.run_len = (k >> 11) & 7
+    for r in range(1, 14):
+        s.c[PILE][r] = (k >> (14 + 3 * (r - 1))) & 7
+        for seat in range(2):
+            for place in range(3):
+                s.c[3 * seat + place][r] = (k >> (53 + 117 * seat + 39 * place + 3 * (r - 1))) & 7
+    return 0
+
+
+def native_key(object python_key):
+    """The native (lo, hi) key of a `kernel.position_key` (two players, stock empty)."""
+    cdef State s
+    _from_python(python_key, &s)
+    cdef Key k = _pack(&s)
+    return (k.lo, k.hi)
+
+
+def successor_keys(object python_key):
+    """The native keys of every legal move's result (for the conformance test)."""
+    cdef State s
+    cdef State out[MAXKIDS]
+    _from_python(python_key, &s)
+    cdef int n = _successors(&s, out), i
+    cdef Key k
+    result = []
+    for i in range(n):
+        k = _pack(&out[i])
+        result.append((k.lo, k.hi))
+    return result

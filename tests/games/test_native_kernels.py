@@ -1,0 +1,106 @@
+"""The compiled endgame provers against their Python references.
+
+Each compiled module keeps the rules on its own packed keys; the Python kernel (and the rules
+behind it) is the reference. Successors are compared on random positions along random playouts,
+and values (the position's and every move's) against the Python prover and a plain brute force.
+Skipped when the modules are not built (no compiler): the Python code then runs everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from halfmoon.dealcodes import standard_deck
+from halfmoon.solver.core.exact import Limits, replay_line, solve
+from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.shithead import kernel as shithead_kernel
+from halfmoon.solver.games.shithead.kernel import GAME, position_key
+from halfmoon.solver.games.shithead.rules import Position, _apply, legal_moves
+from support.toys import brute_force
+
+native = pytest.importorskip("halfmoon.solver.games.shithead._native")
+
+
+def _table(rng: random.Random, size: tuple[int, int]) -> Position | None:
+    cards = rng.sample(standard_deck(), rng.randint(*size))
+    hands: list[list] = [[], []]
+    ups: list[list] = [[], []]
+    downs: list[list] = [[], []]
+    pile: list = []
+    for card in cards:
+        rng.choice([pile, pile, *ups, *downs, *hands, *hands]).append(card)
+    if any(not (hands[s] or ups[s] or downs[s]) for s in range(2)) or max(map(len, ups + downs)) > 3:
+        return None
+    return Position(tuple(tuple(sorted(h)) for h in hands), tuple(map(tuple, ups)), tuple(map(tuple, downs)), (),
+                    tuple(pile), (), rng.randrange(2))
+
+
+def test_shithead_native_successors_match_the_kernel_on_random_playouts() -> None:
+    rng = random.Random(7)
+    checked = 0
+    while checked < 1500:
+        p = _table(rng, (4, 34))
+        if p is None:
+            continue
+        for _ in range(40):
+            if GAME.terminal(p) is not None:
+                break
+            key = position_key(p)
+            expected = sorted(native.native_key(child) for child in GAME.kernel(p).successors(key))
+            assert sorted(native.successor_keys(key)) == expected, p.to_json()
+            checked += 1
+            moves = legal_moves(p)
+            p = _apply(p, moves[rng.randrange(len(moves))])
+
+
+def _solve_both(p: Position, monkeypatch: pytest.MonkeyPatch, nodes: int = 200_000):
+    compiled = solve(GAME, p, WinLoss(0), Limits(nodes=nodes), method="proof")
+    assert compiled.extra.get("native") is True
+    monkeypatch.setattr(shithead_kernel, "NATIVE", False)
+    reference = solve(GAME, p, WinLoss(0), Limits(nodes=nodes, seconds=10), method="proof")
+    monkeypatch.setattr(shithead_kernel, "NATIVE", True)
+    assert reference.extra.get("native") is False
+    return compiled, reference
+
+
+def test_shithead_native_values_match_python_and_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(11)
+    checked = 0
+    while checked < 60:
+        p = _table(rng, (4, 8))
+        if p is None:
+            continue
+        p = p._replace(to_move=0)
+        retro = solve(GAME, p, WinLoss(0), Limits(nodes=80), method="retrograde")
+        if not retro.extra["complete"]:
+            continue
+        compiled, reference = _solve_both(p, monkeypatch)
+        expected = brute_force(GAME, p, WinLoss(0))
+        assert compiled.value == reference.value == expected, p.to_json()
+        moves = [brute_force(GAME, GAME.apply(p, m.move), WinLoss(0)) for m in compiled.moves]
+        assert [m.value for m in compiled.moves] == [m.value for m in reference.moves] == moves, p.to_json()
+        end = replay_line(GAME, p, compiled.line)
+        if compiled.line_end == "terminal":
+            assert WinLoss(0).value(GAME.terminal(end)) == compiled.value
+        else:
+            assert compiled.value == 0
+        checked += 1
+
+
+def test_shithead_native_agrees_with_python_on_larger_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positions too big for brute force: the compiled and the Python prover settle the same values."""
+    rng = random.Random(12)
+    checked = 0
+    while checked < 8:
+        p = _table(rng, (9, 12))
+        if p is None:
+            continue
+        compiled, reference = _solve_both(p, monkeypatch, nodes=30_000)
+        if reference.status != "solved":
+            continue
+        assert compiled.value == reference.value, p.to_json()
+        for a, b in zip(compiled.moves, reference.moves):
+            assert a.value is None or b.value is None or a.value == b.value, p.to_json()
+        checked += 1
