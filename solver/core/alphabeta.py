@@ -34,9 +34,9 @@ bounds found).
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence, cast
 
-from .exact import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
+from .solution import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
 from .game import Game, Question
 from .verdicts import Limits
 
@@ -46,7 +46,7 @@ FILTER_BITS = 256
 _MIX = 0x9E3779B97F4A7C15
 
 
-def _bit(key: int) -> int:
+def _bit(key: Hashable) -> int:
     """The filter bit of a key (a multiplicative hash of the packed key)."""
     return 1 << (((hash(key) * _MIX) >> 24) % FILTER_BITS)
 
@@ -107,7 +107,7 @@ class _Search:
         self.low, self.high = low, high
         self.partial = (low, high)
 
-    def ab(self, node: Any, key: Hashable, alpha: int, beta: int, depth: int, path: dict, pf: int, left: int = 0
+    def ab(self, node: Any, key: Hashable, alpha: int, beta: int, depth: int, path: dict[Hashable, int], pf: int, left: int = 0
            ) -> tuple[int, int, int]:
         """(value bound, loop, filter): fail-soft minimax for the maximizing side; `loop` is the
         depth of the highest repeated position the result used (_FREE if none); `filter` the
@@ -119,7 +119,7 @@ class _Search:
             self.budget.check_now()
         table = self.table
         restrict = self.restrict
-        tkey = key * 64 + left if restrict else key
+        tkey = cast(int, key) * 64 + left if restrict else key  # restricted games: packed int keys
         entry = table.get(tkey)
         best_first = -1
         if entry is not None:
@@ -137,7 +137,7 @@ class _Search:
                 entry = None
         view = self.view
         kids = view.children(node)
-        order = range(len(kids))
+        order: Sequence[int] = range(len(kids))
         if 0 < best_first < len(kids):
             order = [best_first] + [i for i in range(len(kids)) if i != best_first]
         is_max = view.to_move(node) in self.maximizers
@@ -217,7 +217,7 @@ class _Search:
             table[tkey] = (lo, hi, best_i, filt)
         return best, loop, filt
 
-    def exact(self, node: Any, path: dict, pf: int, depth: int, guess: int, lo: int, hi: int,
+    def exact(self, node: Any, path: dict[Hashable, int], pf: int, depth: int, guess: int, lo: int, hi: int,
               left: int | None = None) -> tuple[int, int]:
         """MTD(f) inside (lo, hi): null-window searches until the bounds meet. A limit raises
         _LimitHit with the bounds reached in `self.partial`."""
@@ -276,7 +276,7 @@ class _Evaluator:
         except Exception:  # noqa: BLE001 - a guess only
             return 0
 
-    def step(self, node: Any, path: dict, pf: int, depth: int, level: int, lo: int, hi: int) -> tuple[int, int]:
+    def step(self, node: Any, path: dict[Hashable, int], pf: int, depth: int, level: int, lo: int, hi: int) -> tuple[int, int]:
         """Tighten (lo, hi) with L_level and U_level (or, at level -1 or without reversible moves,
         with the real game). A limit raises _LimitHit with the bounds proven so far in `self.partial`."""
         self.partial = (lo, hi)
@@ -317,7 +317,7 @@ class _Evaluator:
                 return lo, lo
         return lo, hi
 
-    def exact(self, node: Any, path: dict, pf: int, depth: int) -> tuple[int, int]:
+    def exact(self, node: Any, path: dict[Hashable, int], pf: int, depth: int) -> tuple[int, int]:
         """(low, high) of the node's value under the path given, equal when exact: the restricted
         games level by level, then the real game between their bounds."""
         lo, hi = self.low, self.high
@@ -360,7 +360,7 @@ def solve_alphabeta(
     sys.setrecursionlimit(max(old_limit, 30_000))
     results: list[list[tuple[int, int]]] = [[(e.low, e.high)] * len(moves) for e in evaluators]
     reason = ""
-    starts: list[tuple[dict, int]] = []
+    starts: list[tuple[dict[Hashable, int], int]] = []
     for mi, (child, reversible) in enumerate(kids):
         if reversible:
             path, pf = dict(history), hist_filter | _bit(root_key)
@@ -402,7 +402,7 @@ def solve_alphabeta(
     positions = max(1, sum(len(s.table) for s in searches))
     nodes = counter[0]
     bytes_per_position = _table_bytes(searches) / positions
-    solutions = []
+    solutions: list[Solution[Any, Any]] = []
     for qi, search in enumerate(evaluators):
         question = search.question
         if root_terminal is not None:
@@ -446,7 +446,8 @@ def _table_bytes(searches: Sequence[_Search]) -> int:
     return total
 
 
-def _line(game, position, view: _View, search: _Evaluator, value: int, max_line: int):
+def _line(game: Game[Any, Any], position: Any, view: _View, search: _Evaluator, value: int,
+          max_line: int) -> tuple[list[Any], str, Any]:
     """Both sides keep the value: at each step the first move (in the game's order) whose exact
     value under the line's own history equals the position's value. Stops at a terminal, at
     `max_line` moves or when a limit leaves a move unsettled ("cut")."""

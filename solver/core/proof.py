@@ -32,7 +32,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
-from .exact import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
+from .solution import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
 from .game import Game, Question
 from .verdicts import Limits
 
@@ -135,7 +135,8 @@ class NativeProver:
         return int(self.native.nbytes)
 
     def fact(self, node: Any) -> bool | None:
-        return self.native.fact(self.to_key(node))
+        settled: bool | None = self.native.fact(self.to_key(node))
+        return settled
 
     def depth(self, node: Any) -> int:
         return int(self.native.depth(self.to_key(node)))
@@ -145,7 +146,7 @@ class NativeProver:
 
     def run(self, node: Any) -> bool | None:
         key = self.to_key(node)
-        settled = self.native.fact(key)
+        settled: bool | None = self.native.fact(key)
         if settled is not None:
             return settled
         counter = self.counter
@@ -157,7 +158,8 @@ class NativeProver:
             status, used = self.native.run(key, allowed, 1e9 if remaining is None else remaining)
             counter[0] += used
             if status == 0:
-                return self.native.fact(key)
+                settled = self.native.fact(key)
+                return settled
             if status == 2:
                 raise _LimitHit(f"time limit {self.budget.limits.seconds:g} s reached")
             if status == 3:
@@ -414,7 +416,7 @@ class _Question:
 
     def __init__(self, question: Question, view: View, budget: _Budget, counter: list[int]) -> None:
         self.question = question
-        low, high = question.value_bounds
+        low, high = getattr(question, "value_bounds")  # present: see provable()
         self.low, self.high = low, high
         draw = question.draw_value
         self.provers: dict[int, Any] = {}
@@ -496,7 +498,7 @@ def solve_proof(
     seconds = budget.elapsed()
     n = max(1, positions())
     bytes_per_position = _table_bytes(qs) / n
-    solutions = []
+    solutions: list[Solution[Any, Any]] = []
     for q in qs:
         question = q.question
         is_max = root_terminal is None and game.to_move(position) in question.maximizers
@@ -597,7 +599,8 @@ def _settle(q: _Question, node: Any, budget: _Budget, counter: list[int]) -> tup
     return q.bounds(node)
 
 
-def _line(game, position, view, q: _Question, value: int, max_line: int, budget: _Budget, counter: list[int]):
+def _line(game: Game[Any, Any], position: Any, view: View, q: _Question, value: int, max_line: int,
+          budget: _Budget, counter: list[int]) -> tuple[list[Any], str, Any]:
     """The principal line of a settled value: along a proof the side that forces the value
     hurries (least proof depth) and the other delays (greatest); a draw keeps both sides on
     moves worth the draw until a position repeats. Stops at `max_line` moves ("cut") or when a
