@@ -21,7 +21,9 @@ Times are wall seconds and process CPU seconds (CP-SAT's thread included); on a 
 machine CPU seconds are the steadier measure. The header records the conditions: CPU model,
 cores, load averages at the start and the end, Python, the solver version.
 
-    python benchmarks/halfmoon_solvers.py                       # deals 0-999, all four
+    python benchmarks/halfmoon_solvers.py                       # deals 0-999, all four, into ./halfmoon_solvers.jsonl
+    python benchmarks/halfmoon_solvers.py --out benchmarks/results/halfmoon_solvers.jsonl \
+        --summary benchmarks/results/halfmoon_solvers.summary.json   # refresh the committed results
     python benchmarks/halfmoon_solvers.py --deals 0:200 --solvers auto,cpsat
     python benchmarks/halfmoon_solvers.py --sample 50 --out /tmp/hm.jsonl
     python benchmarks/halfmoon_solvers.py --summarize benchmarks/results/halfmoon_solvers.jsonl
@@ -50,7 +52,7 @@ from halfmoon.solver.games.halfmoon import kernel  # noqa: E402
 from halfmoon.solver.games.halfmoon.portfolio import DEFAULT_TIME_LIMIT, SOLVER_VERSION, solve  # noqa: E402
 from halfmoon.solver.games.halfmoon.rules import Position  # noqa: E402
 
-DEFAULT_OUT = ROOT / "benchmarks" / "results" / "halfmoon_solvers.jsonl"
+DEFAULT_OUT = Path("halfmoon_solvers.jsonl")  # the current folder: a trial run never overwrites the committed results
 SEARCH_NODES = 2_000_000
 #: solver name -> (method, engine, node-limited)
 SOLVERS = {
