@@ -36,10 +36,10 @@ class Solution(Generic[P, M]):
     line: tuple[M, ...]  # principal line (both sides optimal); empty when unknown
     line_end: str  # "terminal", "repetition" (infinite play), "cut" (length cap) or "none"
     final: P | None  # position at the end of the principal line
-    method: str  # "retrograde" or "negamax"
-    positions: int  # distinct positions stored (retrograde) or in the table (negamax)
+    method: str  # "proof", "alphabeta", "retrograde" or "negamax"
+    positions: int  # distinct positions stored (the graph of retrograde, else the transposition table)
     nodes: int  # moves applied during the search
-    edges: int  # successor links stored (retrograde); 0 for negamax
+    edges: int  # successor links stored (retrograde); 0 for the other methods
     seconds: float
     bytes_per_position: float  # graph storage divided by positions
     reason: str = ""  # why unknown
