@@ -157,7 +157,7 @@ MAX_MOVES_TEXT = 8192
 
 
 UntilEndgame = Literal["endgame"]
-ExactMethod = Literal["auto", "retrograde", "negamax"]
+ExactMethod = Literal["auto", "proof", "alphabeta", "retrograde", "negamax"]
 
 def _whole(value: Any) -> Any:
     """JSON Schema's integers include 133.0: take a float with no fraction as the integer it is."""

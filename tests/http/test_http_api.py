@@ -296,6 +296,13 @@ def test_endgame_is_the_cli_json(client, tmp_path):
     assert client.post("/v1/endgames/SHITHEAD", json={"position": SMALL_SHITHEAD}).json()["source"] == "memory"
 
 
+@pytest.mark.parametrize("method", ["proof", "retrograde"])
+def test_endgame_methods_are_the_cli_methods(client, method):
+    response = client.post("/v1/endgames/shithead", json={"position": SMALL_SHITHEAD, "method": method})
+    assert response.status_code == 200, response.text
+    assert {q["method"] for q in response.json()["questions"]} == {method}
+
+
 def test_endgame_errors(client, tmp_path):
     unknown = client.post("/v1/endgames/chess", json={"position": SMALL_SHITHEAD})
     assert_error(unknown, 404, "not_found", cli_error("endgame", "chess", "--code", "SH1-2-AAAAAAB"))
