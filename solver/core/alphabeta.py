@@ -34,9 +34,9 @@ bounds found).
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Hashable, Sequence, cast
+from typing import Any, Hashable, Sequence, cast
 
-from .solution import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
+from .solution import SOLVED, UNKNOWN, MoveValue, Progress, Solution, _Budget, _LimitHit
 from .game import Game, Question
 from .verdicts import Limits
 
@@ -335,7 +335,7 @@ def solve_alphabeta(
     questions: Sequence[Question],
     limits: Limits,
     max_line: int = 400,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[Solution[Any, Any]]:
     """Every question about `position` by alpha-beta (see the module docstring)."""
     budget = _Budget(limits, progress=progress)

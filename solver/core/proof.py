@@ -32,7 +32,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
-from .solution import SOLVED, UNKNOWN, MoveValue, Solution, _Budget, _LimitHit
+from .solution import SOLVED, UNKNOWN, MoveValue, Progress, Solution, _Budget, _LimitHit
 from .game import Game, Question
 from .verdicts import Limits
 
@@ -187,10 +187,8 @@ class Prover:
         self.budget = budget
         self.counter = counter  # shared [expansions, slice end, positions stored, position limit] of a solve
         self.table: dict[Hashable, int] = {}  # key → -1-depth (proven), 0 (disproven), pn << 32 | dn
-        maximizers = goal.question.maximizers
         self.path: dict[Hashable, int] = {}
-        # the seats trying to reach the goal, for the game's estimate of proof and disproof numbers
-        self.estimate = view.estimate
+        self.estimate = view.estimate  # the game's initial proof and disproof numbers
 
     def is_attacker(self, node: Any) -> bool:
         seat = self.view.to_move(node)
@@ -471,7 +469,7 @@ def solve_proof(
     questions: Sequence[Question],
     limits: Limits,
     max_line: int = 400,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[Solution[Any, Any]]:
     """Every question about `position` by df-pn (see the module docstring); `unknown` at a limit."""
     budget = _Budget(limits, progress=progress)
