@@ -1041,6 +1041,12 @@ cdef class Search:
         self.src[self.src_len] = s
         self.src_len += 1
 
+    cdef inline void end_move(self, int start) noexcept:
+        """Close the move whose sources were pushed since `start` (a reduction's multi-card move)."""
+        self.mv[self.mv_len].start = start
+        self.mv[self.mv_len].n = self.src_len - start
+        self.mv_len += 1
+
     cdef inline void compute_tops(self) noexcept:
         """`tops()`: for each rank, the piles (two or more cards) whose top has that rank; also
         the per-node counts the reductions and the move order share."""
@@ -1206,9 +1212,7 @@ cdef class Search:
                         self.push_src(self.tops[rank][i])
                     for i in range(free_[rank]):
                         self.push_src(-rank)
-                self.mv[self.mv_len].start = start
-                self.mv[self.mv_len].n = self.src_len - start
-                self.mv_len += 1
+                self.end_move(start)
                 return 1
             for x in range(2):
                 rank = low if x == 0 else high
@@ -1223,9 +1227,7 @@ cdef class Search:
                     for i in range(free_[rank]):
                         self.push_src(-rank)
                         self.push_src(-other)
-                    self.mv[self.mv_len].start = start
-                    self.mv[self.mv_len].n = self.src_len - start
-                    self.mv_len += 1
+                    self.end_move(start)
                     return 1
         if self.class_left[0]:
             left = self.rank_left[JACK]
@@ -1240,9 +1242,7 @@ cdef class Search:
                         self.push_src(self.tops[rank][i])
                     for i in range(free_[rank]):
                         self.push_src(-rank)
-                self.mv[self.mv_len].start = start
-                self.mv[self.mv_len].n = self.src_len - start
-                self.mv_len += 1
+                self.end_move(start)
                 return 1
             for index in range(3):
                 rank = JACK + index
@@ -1259,9 +1259,7 @@ cdef class Search:
                         self.push_src(-rank)
                         self.push_src(-o0)
                         self.push_src(-o1)
-                    self.mv[self.mv_len].start = start
-                    self.mv[self.mv_len].n = self.src_len - start
-                    self.mv_len += 1
+                    self.end_move(start)
                     return 1
         return 0
 
