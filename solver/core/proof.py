@@ -19,9 +19,10 @@ every stored result is a fact about the position, whatever the path that led to 
   stored. A disproof whose repetitions all lie at or below the node is a fact (the search below
   the node is the game from the node itself) and is stored.
 
-The value of every legal move at the root is found by scheduling the tests of all moves round
-robin in growing slices, so a time limit leaves each move proven, bounded or unknown rather than
-some moves untouched. Principal lines follow the stored proofs (their depths strictly decrease,
+The position's own value is searched first (df-pn then spends its effort on the move that
+proves it, rather than on every move alike); then the value of every legal move is found by
+scheduling the tests of all moves round robin in growing slices, so a time limit leaves each
+move proven, bounded or unknown rather than some moves untouched. Principal lines follow the stored proofs (their depths strictly decrease,
 so the line ends at a terminal); a draw's line keeps both sides on drawing moves until a
 position repeats.
 """
@@ -488,8 +489,10 @@ def solve_proof(
     reason = ""
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 30_000))
-    try:
-        reason = _schedule(qs, children if moves else [root], budget, counter, limits, positions)
+    try:  # the position's value first (df-pn picks the move to prove it by), then every move's
+        reason = _schedule(qs, [root], budget, counter, limits, positions)
+        if not reason and moves:
+            reason = _schedule(qs, children, budget, counter, limits, positions)
     finally:
         sys.setrecursionlimit(old_limit)
     budget.report(final=True)
@@ -510,12 +513,10 @@ def solve_proof(
         else:
             move_values = tuple(MoveValue(m, v) for m, v in zip(moves, values))
             child_bounds = [q.bounds(c) for c in children]
-            if is_max:
-                lo = max(b[0] for b in child_bounds)
-                hi = max(b[1] for b in child_bounds)
-            else:
-                lo = min(b[0] for b in child_bounds)
-                hi = min(b[1] for b in child_bounds)
+            pick = max if is_max else min
+            root_lo, root_hi = q.bounds(root)
+            lo = max(root_lo, pick(b[0] for b in child_bounds))
+            hi = min(root_hi, pick(b[1] for b in child_bounds))
         info: dict[str, Any] = {"complete": None, "tests": {str(t): p.size for t, p in q.provers.items()},
                                 "native": any(isinstance(p, NativeProver) for p in q.provers.values())}
         if lo != hi:
