@@ -1,0 +1,1025 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Eight and a half's df-pn compiled: two-player endgames (banks empty), win/loss threshold tests.
+
+The reference is Python: `kernel.EightAndAHalf` (the rules on packed ints, through
+`kernel.EHKernel` on keys) and `solver.core.proof.Prover` (df-pn with the 1+ε trick, weak proof
+numbers, repetitions never prove, path-dependent disproofs not stored). This module does the
+same search on a smaller key and in native code; the tests compare its successors with the
+kernel's on random positions and its values with the Python prover's and with brute force. What
+differs is representation, never behaviour. It serves the game without scores (`NO_SCORING`,
+the one the win/loss question is asked on): eaten cards set aside are simply gone.
+
+- a position is 128 bits. Per face, the distribution of its copies over the two hands and the
+  pile is one of the (h0, h1, pile) triples with sum ≤ 8, numbered by sum first, so a face with
+  4 copies needs 35 numbers (6 bits), one with 6 copies 84 and one with 8 copies 165 (8 bits);
+  the 6-copy faces go in pairs (84 × 84 < 2^13). Low word: faces 1, 2 (6 bits each) and the
+  pairs (0, 3), (4, 5), (6, 7), (8, 9) (13 bits each): 64 bits. High word: ½ and Demon (8 bits
+  each), the open and blind cards of each seat (≤ 3 cards: one of 455 multisets, 9 bits each),
+  the pile's value in half steps (5), whether its last non-Demon card is a ½ (1), the seat to
+  move (1), each seat's "started on the table" bit (2), and bit 63 set (the slot is used);
+- the transposition table is open addressing over those pairs of words, 40 bytes an entry
+  (key, 64-bit proof and disproof numbers, the depth on the current path), grown by doubling up to
+  the memory budget; when it is full, unsettled entries are dropped (settled ones are facts
+  and stay);
+- the pile rules are `rules.play_cards` and `rules.combo_fits` turned into tables when the module
+  loads (the same tables as the Python kernel's);
+- children are generated into a buffer indexed by depth, not Python lists.
+"""
+
+cimport cython
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from halfmoon.solver.games.eight_and_a_half.rules import NONE as _PY_NONE, combo_fits, play_cards
+
+cdef enum:
+    NF = 12             # faces: 0-9, ½ (10), Demon (11)
+    NPLACE = 7          # hand0, open0, blind0, hand1, open1, blind1, pile
+    PILE = 6
+    HALF = 10
+    EIGHT = 8
+    NONE = 31           # the pile's value when no card with a value lies on it
+    EIGHT_HALF = 17
+    MAXKIDS = 80        # at most 73: one move per card count of each face, and 8+½
+    CHECK_EVERY = 4095
+    MAXDEPTH = 10000
+
+cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
+cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
+
+# status codes returned by run()
+DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
+
+# -- tables -------------------------------------------------------------------------------------
+
+cdef int COPIES[NF]
+cdef uint8_t TRIPLE_OF[9][9][9]     # (h0, h1, pile) counts → number (by sum, then order)
+cdef uint8_t TRIPLE[165][3]         # number → counts
+cdef uint16_t SET_OF[13][13][13]    # faces a ≤ b ≤ c (12: no card) → number of a ≤ 3-card multiset
+cdef uint8_t SET[455][3]            # number → faces (12: no card)
+cdef uint8_t MAXK[64][NF]           # pile state (v2 | lh << 5), face → most cards that may go down together
+cdef int16_t RESULT[64][NF][9]      # … and the result of k of them: v2 | lh << 5 | catch << 6, -1 illegal
+cdef bint COMBO_OK[32]
+
+
+cdef void _init_tables() except *:
+    cdef int a, b, c, total, idx, v2, lh, face, k
+    for face in range(NF):
+        COPIES[face] = 8 if face >= HALF else (4 if face == 1 or face == 2 else 6)
+    idx = 0
+    for total in range(9):
+        for a in range(total + 1):
+            for b in range(total - a + 1):
+                TRIPLE_OF[a][b][total - a - b] = idx
+                TRIPLE[idx][0] = a
+                TRIPLE[idx][1] = b
+                TRIPLE[idx][2] = total - a - b
+                idx += 1
+    idx = 0
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                SET_OF[a][b][c] = idx
+                SET[idx][0] = a
+                SET[idx][1] = b
+                SET[idx][2] = c
+                idx += 1
+    assert _PY_NONE == NONE
+    for v2 in range(32):
+        COMBO_OK[v2] = combo_fits(v2)
+        for lh in range(2):
+            for face in range(NF):
+                MAXK[v2 | lh << 5][face] = 0
+                for k in range(9):
+                    RESULT[v2 | lh << 5][face][k] = -1
+                for k in range(1, COPIES[face] + 1):
+                    r = play_cards(v2, bool(lh), face, k)
+                    if r is None:
+                        break
+                    MAXK[v2 | lh << 5][face] = k
+                    RESULT[v2 | lh << 5][face][k] = r[0] | (int(r[1]) << 5) | (int(r[2]) << 6)
+
+_init_tables()
+
+# -- positions ----------------------------------------------------------------------------------
+
+ctypedef struct State:
+    uint8_t c[NPLACE][NF]
+    uint8_t table[2]     # the seat has started on the table: eating goes into its hand
+    int seat
+    int v2
+    int lh
+
+ctypedef struct Key:
+    uint64_t lo
+    uint64_t hi
+
+
+cdef inline int _cards(State* s, int seat):
+    """Cards the seat still has to play (hand, open and blind)."""
+    cdef int f, total = 0
+    cdef int b = 3 * seat
+    for f in range(NF):
+        total += s.c[b][f] + s.c[b + 1][f] + s.c[b + 2][f]
+    return total
+
+
+cdef inline int _turns(State* s, int seat):
+    """Turns the seat needs to shed everything if never held up: one per face in hand (identical
+    cards go down together), one per table card."""
+    cdef int f, total = 0
+    cdef int b = 3 * seat
+    for f in range(NF):
+        if s.c[b][f]:
+            total += 1
+        total += s.c[b + 1][f] + s.c[b + 2][f]
+    return total
+
+
+cdef inline uint64_t _set(uint8_t* counts):
+    """The number of a multiset of ≤ 3 cards (12 counters)."""
+    cdef int f[3]
+    cdef int i = 0, face, k
+    f[0] = 12
+    f[1] = 12
+    f[2] = 12
+    for face in range(NF):
+        for k in range(counts[face]):
+            if i < 3:
+                f[i] = face
+            i += 1
+    return SET_OF[f[0]][f[1]][f[2]]
+
+
+cdef inline uint64_t _triple(State* s, int face):
+    return TRIPLE_OF[s.c[0][face]][s.c[3][face]][s.c[PILE][face]]
+
+
+cdef inline Key _pack(State* s):
+    cdef Key k
+    cdef uint64_t lo, hi
+    lo = (_triple(s, 1) | _triple(s, 2) << 6
+          | (_triple(s, 0) * 84 + _triple(s, 3)) << 12
+          | (_triple(s, 4) * 84 + _triple(s, 5)) << 25
+          | (_triple(s, 6) * 84 + _triple(s, 7)) << 38
+          | (_triple(s, 8) * 84 + _triple(s, 9)) << 51)
+    hi = (_triple(s, 10) | _triple(s, 11) << 8
+          | _set(s.c[1]) << 16 | _set(s.c[2]) << 25 | _set(s.c[4]) << 34 | _set(s.c[5]) << 43
+          | (<uint64_t>s.v2) << 52 | (<uint64_t>s.lh) << 57 | (<uint64_t>s.seat) << 58
+          | (<uint64_t>s.table[0]) << 59 | (<uint64_t>s.table[1]) << 60 | VALID)
+    k.lo = lo
+    k.hi = hi
+    return k
+
+
+cdef inline void _put_triple(State* s, int face, uint64_t idx):
+    s.c[0][face] = TRIPLE[idx][0]
+    s.c[3][face] = TRIPLE[idx][1]
+    s.c[PILE][face] = TRIPLE[idx][2]
+
+
+cdef inline void _put_set(State* s, int place, uint64_t idx):
+    cdef int i
+    for i in range(3):
+        if SET[idx][i] < 12:
+            s.c[place][SET[idx][i]] += 1
+
+
+cdef inline void _unpack(Key k, State* s):
+    cdef uint64_t lo = k.lo, hi = k.hi, pair
+    memset(s, 0, sizeof(State))
+    _put_triple(s, 1, lo & 63)
+    _put_triple(s, 2, (lo >> 6) & 63)
+    pair = (lo >> 12) & 8191
+    _put_triple(s, 0, pair // 84)
+    _put_triple(s, 3, pair % 84)
+    pair = (lo >> 25) & 8191
+    _put_triple(s, 4, pair // 84)
+    _put_triple(s, 5, pair % 84)
+    pair = (lo >> 38) & 8191
+    _put_triple(s, 6, pair // 84)
+    _put_triple(s, 7, pair % 84)
+    pair = lo >> 51
+    _put_triple(s, 8, pair // 84)
+    _put_triple(s, 9, pair % 84)
+    _put_triple(s, 10, hi & 255)
+    _put_triple(s, 11, (hi >> 8) & 255)
+    _put_set(s, 1, (hi >> 16) & 511)
+    _put_set(s, 2, (hi >> 25) & 511)
+    _put_set(s, 4, (hi >> 34) & 511)
+    _put_set(s, 5, (hi >> 43) & 511)
+    s.v2 = (hi >> 52) & 31
+    s.lh = (hi >> 57) & 1
+    s.seat = (hi >> 58) & 1
+    s.table[0] = (hi >> 59) & 1
+    s.table[1] = (hi >> 60) & 1
+
+
+# -- the rules (kernel.EightAndAHalf.successors with empty banks, no scores) -------------------
+
+cdef inline void _eat(State* s, int eater, int next_seat):
+    """`eater` takes the pile: into the hand once at the table, else it leaves play."""
+    cdef int f
+    cdef int h = 3 * eater
+    if s.table[eater]:
+        for f in range(NF):
+            s.c[h][f] += s.c[PILE][f]
+    for f in range(NF):
+        s.c[PILE][f] = 0
+    s.v2 = NONE
+    s.lh = 0
+    s.seat = next_seat
+
+
+cdef inline void _finish(State* s, int t, int r):
+    """After seat `t` put cards down (already moved to the pile): reaching the table, then the
+    catch (the offender eats, the catcher opens again) or the next player's turn."""
+    cdef int f
+    cdef int h = 3 * t
+    cdef bint empty = True
+    for f in range(NF):
+        if s.c[h][f]:
+            empty = False
+            break
+    if empty:
+        s.table[t] = 1
+    if r & 64:
+        _eat(s, 1 - t, t)
+        return
+    s.seat = 1 - t
+    s.v2 = r & 31
+    s.lh = (r >> 5) & 1
+
+
+cdef int _successors(State* s, State* out):
+    """Every legal move's result (the order of `EightAndAHalf.successors`); returns the count."""
+    cdef int seat = s.seat
+    cdef int h = 3 * seat, o = h + 1, b = h + 2
+    cdef int st = s.v2 | s.lh << 5
+    cdef int n = 0, f, k, c, r
+    cdef bint hand = False, opened = False
+    for f in range(NF):
+        if s.c[h][f]:
+            hand = True
+            break
+    if hand:
+        for f in range(NF):
+            k = s.c[h][f]
+            if k == 0:
+                continue
+            if MAXK[st][f] < k:
+                k = MAXK[st][f]
+            for c in range(1, k + 1):
+                memcpy(&out[n], s, sizeof(State))
+                out[n].c[h][f] -= c
+                out[n].c[PILE][f] += c
+                _finish(&out[n], seat, RESULT[st][f][c])
+                n += 1
+        if s.c[h][EIGHT] and s.c[h][HALF] and COMBO_OK[s.v2]:
+            memcpy(&out[n], s, sizeof(State))
+            out[n].c[h][EIGHT] -= 1
+            out[n].c[h][HALF] -= 1
+            out[n].c[PILE][EIGHT] += 1
+            out[n].c[PILE][HALF] += 1
+            _finish(&out[n], seat, EIGHT_HALF)
+            n += 1
+        if n == 0:
+            memcpy(&out[0], s, sizeof(State))
+            _eat(&out[0], seat, 1 - seat)
+            n = 1
+        return n
+    for f in range(NF):
+        if s.c[o][f]:
+            opened = True
+            break
+    if opened:
+        for f in range(NF):
+            if s.c[o][f] and MAXK[st][f]:
+                memcpy(&out[n], s, sizeof(State))
+                out[n].c[o][f] -= 1
+                out[n].c[PILE][f] += 1
+                _finish(&out[n], seat, RESULT[st][f][1])
+                n += 1
+        if n == 0:
+            memcpy(&out[0], s, sizeof(State))
+            _eat(&out[0], seat, 1 - seat)
+            n = 1
+        return n
+    for f in range(NF):
+        if not s.c[b][f]:
+            continue
+        memcpy(&out[n], s, sizeof(State))
+        out[n].c[b][f] -= 1
+        r = RESULT[st][f][1]
+        if r < 0:  # it does not fit: the player eats the pile with it, into the hand
+            for c in range(NF):
+                out[n].c[h][c] += out[n].c[PILE][c]
+                out[n].c[PILE][c] = 0
+            out[n].c[h][f] += 1
+            out[n].seat = 1 - seat
+            out[n].v2 = NONE
+            out[n].lh = 0
+        else:
+            out[n].c[PILE][f] += 1
+            _finish(&out[n], seat, r)
+        n += 1
+    return n
+
+
+# -- the transposition table --------------------------------------------------------------------
+
+ctypedef struct Entry:
+    uint64_t lo
+    uint64_t hi
+    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
+    uint64_t dn      # 0: disproven
+    int32_t path     # depth on the current path, -1 when not on it
+    uint32_t spare
+
+
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi):
+    cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 31
+    return h
+
+
+cdef class Prover:
+    """df-pn for one goal about two-player Eight-and-a-half endgames (see the module docstring).
+
+    `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it force a
+    win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at threshold 0).
+    """
+
+    cdef Entry* table
+    cdef uint64_t cap
+    cdef uint64_t mask
+    cdef public uint64_t count
+    cdef uint64_t max_cap
+    cdef State* kids
+    cdef Key* kkeys
+    cdef uint64_t* kpn
+    cdef uint64_t* kdn
+    cdef int32_t* kloop
+    cdef int goal_seat
+    cdef bint for_max
+    cdef int attacker
+    cdef public double epsilon
+    cdef public int scale
+    cdef public int kind
+    cdef public bint weak
+    cdef public uint64_t expansions
+    cdef uint64_t slice_end
+    cdef double deadline
+    cdef int stop
+    cdef public uint64_t safety_settled
+
+    def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10):
+        self.goal_seat = goal_seat
+        self.for_max = for_max
+        self.attacker = goal_seat if for_max else 1 - goal_seat
+        self.epsilon = epsilon
+        self.scale = scale
+        self.cap = 1 << 12
+        self.max_cap = 1 << 12
+        while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
+            self.max_cap *= 2
+        self.mask = self.cap - 1
+        self.table = <Entry*>calloc(self.cap, sizeof(Entry))
+        self.kids = <State*>malloc(MAXKIDS * sizeof(State))
+        self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
+        self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
+        if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
+            raise MemoryError("eight-and-a-half native prover: out of memory")
+        self.count = 0
+        self.expansions = 0
+        self.weak = True
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.kids)
+        free(self.kkeys)
+        free(self.kpn)
+        free(self.kdn)
+        free(self.kloop)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
+        return self.cap * sizeof(Entry)
+
+    @property
+    def buffer_bytes(self) -> int:
+        return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
+
+    # -- table ---------------------------------------------------------------------------------
+
+    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi):
+        cdef uint64_t i = _hash(lo, hi) & self.mask
+        cdef Entry* e
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                return -1
+            if e.lo == lo and e.hi == hi:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn):
+        """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
+        cdef uint64_t i
+        cdef Entry* e
+        if (self.count + 1) * 10 > self.cap * 7:
+            if not self._grow():
+                return -1
+        i = _hash(lo, hi) & self.mask
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                e.lo = lo
+                e.hi = hi
+                e.pn = pn
+                e.dn = dn
+                e.path = -1
+                self.count += 1
+                return <int64_t>i
+            if e.lo == lo and e.hi == hi:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef bint _grow(self):
+        """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
+        cdef uint64_t new_cap = self.cap * 2
+        cdef bint keep_all = True
+        if new_cap > self.max_cap:
+            new_cap = self.cap
+            keep_all = False
+        cdef Entry* old = self.table
+        cdef uint64_t old_cap = self.cap
+        cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
+        if fresh == NULL:
+            return False
+        cdef uint64_t j, i, kept = 0
+        cdef Entry* e
+        for j in range(old_cap):
+            e = &old[j]
+            if e.hi == 0:
+                continue
+            if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
+                continue
+            i = _hash(e.lo, e.hi) & (new_cap - 1)
+            while fresh[i].hi != 0:
+                i = (i + 1) & (new_cap - 1)
+            fresh[i] = e[0]
+            kept += 1
+        free(old)
+        self.table = fresh
+        self.cap = new_cap
+        self.mask = new_cap - 1
+        self.count = kept
+        return (kept + 1) * 10 <= self.cap * 9
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    cdef int _terminal_value(self, State* s):
+        """-2 while play goes on; else the value for the goal seat (1 win, -1 loss, 0 tie)."""
+        cdef int a0 = _cards(s, 0), a1 = _cards(s, 1)
+        if a0 and a1:
+            return -2
+        cdef int mine = a0 if self.goal_seat == 0 else a1
+        cdef int theirs = a1 if self.goal_seat == 0 else a0
+        if mine == 0 and theirs > 0:
+            return 1
+        if mine > 0 and theirs == 0:
+            return -1
+        return 0
+
+    cdef inline bint _reached(self, int value):
+        return value >= 1 if self.for_max else value < 0
+
+    def fact(self, tuple key):
+        """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
+        cdef uint64_t lo = key[0], hi = key[1]
+        cdef int64_t i = self._find(lo, hi)
+        cdef State s
+        cdef Key k
+        if i >= 0:
+            if self.table[i].pn == 0:
+                return True
+            if self.table[i].dn == 0:
+                return False
+            return None
+        k.lo = lo
+        k.hi = hi
+        _unpack(k, &s)
+        cdef int v = self._terminal_value(&s)
+        if v == -2:
+            return None
+        cdef bint reached = self._reached(v)
+        i = self._insert(lo, hi, 0 if reached else INF, 1 if reached else 0)
+        return reached
+
+    def numbers(self, tuple key):
+        """(proof number, disproof number) of a key in the table, or None."""
+        cdef int64_t i = self._find(key[0], key[1])
+        if i < 0:
+            return None
+        return self.table[i].pn, self.table[i].dn
+
+    def depth(self, tuple key):
+        cdef int64_t i = self._find(key[0], key[1])
+        if i < 0 or self.table[i].pn != 0:
+            raise KeyError("not proven")
+        return self.table[i].dn - 1
+
+    def purge(self):
+        """Drop the unsettled entries (facts stay); returns how many were dropped."""
+        cdef uint64_t before = self.count
+        cdef uint64_t saved = self.max_cap
+        self.max_cap = self.cap  # no room to grow: _grow drops what is not settled
+        self._grow()
+        self.max_cap = saved
+        return before - self.count
+
+    # -- search --------------------------------------------------------------------------------
+
+    def run(self, tuple key, uint64_t budget, double seconds):
+        """df-pn from a root until it is settled, `budget` expansions are used or `seconds` pass.
+        Returns (status, expansions used)."""
+        cdef uint64_t pn, dn
+        cdef int32_t loop
+        cdef Key k
+        cdef uint64_t start = self.expansions
+        k.lo = key[0]
+        k.hi = key[1]
+        self.stop = DONE
+        self.slice_end = self.expansions + budget
+        self.deadline = _now() + seconds
+        if self.fact(key) is not None:
+            return DONE, 0
+        self._mid(k, INF, INF, 0, &pn, &dn, &loop)
+        if self.stop == INTERRUPTED:
+            PyErr_CheckSignals()
+        return self.stop, self.expansions - start
+
+    cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop):
+        cdef State s
+        cdef int n, i, best, v, seat
+        cdef int64_t slot, cslot
+        cdef uint64_t base
+        cdef uint64_t sum_
+        cdef uint64_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
+        cdef int32_t loop, lp
+        cdef bint is_or
+        cdef int a_me, a_opp, lead, att_cards, def_cards
+        cdef uint64_t live, top_
+        cdef Entry* e
+        self.expansions += 1
+        out_loop[0] = 0x3FFFFFFF
+        if self.expansions >= self.slice_end:
+            self.stop = PAUSED
+        elif (self.expansions & CHECK_EVERY) == 0:
+            if _now() > self.deadline:
+                self.stop = TIME
+            elif PyErr_CheckSignals() != 0:
+                self.stop = INTERRUPTED
+        if depth >= MAXDEPTH - 1:
+            self.stop = DEPTH
+        if self.stop:
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        _unpack(key, &s)
+        seat = s.seat
+        is_or = seat == self.attacker
+        n = _successors(&s, self.kids)
+        base = <uint64_t>depth * MAXKIDS
+        for i in range(n):
+            self.kkeys[base + i] = _pack(&self.kids[i])
+            self.kloop[base + i] = 0x3FFFFFFF
+            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+            if cslot >= 0:
+                e = &self.table[cslot]
+                if e.pn == 0:
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                elif e.dn == 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                elif e.path >= 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    self.kloop[base + i] = e.path
+                else:
+                    self.kpn[base + i] = e.pn
+                    self.kdn[base + i] = e.dn
+                continue
+            v = self._terminal_value(&self.kids[i])
+            if v != -2:
+                if self._reached(v):
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, 0, 1)
+                else:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, INF, 0)
+                if cslot < 0:
+                    self.stop = MEMORY
+                    out_pn[0] = 1
+                    out_dn[0] = 1
+                    return
+                continue
+            if self.kind == 1:
+                a_me = _turns(&self.kids[i], self.attacker)
+                a_opp = _turns(&self.kids[i], 1 - self.attacker)
+            else:
+                a_me = _cards(&self.kids[i], self.attacker)
+                a_opp = _cards(&self.kids[i], 1 - self.attacker)
+            lead = a_opp - a_me
+            self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
+            self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
+        slot = self._insert(key.lo, key.hi, 1, 1)
+        if slot < 0:
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        self.table[slot].path = depth
+        pn0 = 0
+        dn0 = 0
+        while True:
+            live = 0
+            top_ = 0
+            if is_or:
+                pn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    p = self.kpn[base + i]
+                    d = self.kdn[base + i]
+                    sum_ += d
+                    if sum_ > INF:
+                        sum_ = INF
+                    if d:
+                        live += 1
+                        if d > top_:
+                            top_ = d
+                    if p < pn:
+                        second = pn
+                        pn = p
+                        best = i
+                    elif p < second:
+                        second = p
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                dn = INF if sum_ > INF else sum_
+            else:
+                dn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    d = self.kdn[base + i]
+                    p = self.kpn[base + i]
+                    sum_ += p
+                    if sum_ > INF:
+                        sum_ = INF
+                    if p:
+                        live += 1
+                        if p > top_:
+                            top_ = p
+                    if d < dn:
+                        second = dn
+                        dn = d
+                        best = i
+                    elif d < second:
+                        second = d
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                pn = INF if sum_ > INF else sum_
+            if pn0 == 0 and dn0 == 0:
+                pn0 = pn if pn else 1
+                dn0 = dn if dn else 1
+            if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+                break
+            if is_or:
+                c_pn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_pn > th_pn:
+                    c_pn = th_pn
+                if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
+                    sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
+                c_dn = INF if sum_ > INF else sum_
+            else:
+                c_dn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_dn > th_dn:
+                    c_dn = th_dn
+                if self.weak:
+                    sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
+                c_pn = INF if sum_ > INF else sum_
+            self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
+                      &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
+            if self.stop:
+                break
+        # the table may have moved (grown): find this node again
+        slot = self._find(key.lo, key.hi)
+        if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        e = &self.table[slot]
+        e.path = -1
+        if self.stop:
+            out_pn[0] = e.pn
+            out_dn[0] = e.dn
+            return
+        if pn == 0:
+            if is_or:
+                d = INF
+                for i in range(n):
+                    if self.kpn[base + i] == 0:
+                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                        p = self.table[cslot].dn if cslot >= 0 else 1
+                        if p < d:
+                            d = p
+            else:
+                d = 0
+                for i in range(n):
+                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                    p = self.table[cslot].dn if cslot >= 0 else 1
+                    if p > d:
+                        d = p
+            e = &self.table[slot]
+            e.pn = 0
+            e.dn = d + 1
+            out_pn[0] = 0
+            out_dn[0] = INF
+            return
+        if dn == 0:
+            if is_or:
+                loop = 0x3FFFFFFF
+                for i in range(n):
+                    if self.kloop[base + i] < loop:
+                        loop = self.kloop[base + i]
+            else:
+                loop = -1
+                for i in range(n):
+                    if self.kdn[base + i] == 0 and self.kloop[base + i] > loop:
+                        loop = self.kloop[base + i]
+            if loop >= depth:
+                e.pn = INF
+                e.dn = 0
+                out_pn[0] = INF
+                out_dn[0] = 0
+                return
+            # depends on the path above: used by the ancestors now, not stored as a fact (the
+            # entry keeps small numbers: elsewhere the position is searched afresh)
+            e.pn = pn0 if pn0 < 1024 else 1024
+            e.dn = dn0 if 0 < dn0 < 1024 else 1
+            out_pn[0] = INF
+            out_dn[0] = 0
+            out_loop[0] = loop
+            return
+        e.pn = pn
+        e.dn = dn
+        out_pn[0] = pn
+        out_dn[0] = dn
+
+
+    # -- closing the explored region: disproofs that go round in circles -------------------
+
+    def safety(self, tuple root, double seconds=1e9):
+        """Settle disproofs that df-pn cannot store (they rely on repetitions): the greatest set
+        of unsettled explored positions in which the defender can keep play for ever — every
+        defender position has a move into the set or to a disproven position, every attacker
+        move stays in the set or reaches a disproven position. No goal is reachable from such a
+        set, so every position in it is disproven (a fact). Unexplored children count against
+        the defender. Returns whether `root` was settled; the positions found are stored."""
+        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, q_head = 0, q_tail = 0
+        cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))
+        if index == NULL:
+            return False
+        for j in range(cap):
+            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+                index[j] = <int32_t>n
+                n += 1
+            else:
+                index[j] = -1
+        if n == 0:
+            free(index)
+            return False
+        cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
+        cdef int32_t* counter = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef uint8_t* unsafe = <uint8_t*>calloc(n, 1)
+        cdef uint8_t* attacker = <uint8_t*>malloc(n)
+        cdef int64_t* pred_start = <int64_t*>calloc(n + 1, sizeof(int64_t))
+        cdef int32_t* queue = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef int32_t* pred = NULL
+        cdef int64_t* fill = NULL
+        cdef State st
+        cdef Key k, ck
+        cdef int kids, i, v
+        cdef int64_t cs
+        cdef int32_t u, c, pidx
+        cdef bint bad
+        cdef uint64_t settled = 0
+        cdef double deadline = _now() + seconds
+        cdef bint late = False
+        if not (slot_of and counter and unsafe and attacker and pred_start and queue):
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
+        for j in range(cap):
+            if index[j] >= 0:
+                slot_of[index[j]] = j
+        # pass 1: classify children, count predecessors
+        for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            attacker[u] = st.seat == self.attacker
+            kids = _successors(&st, self.kids)
+            bad = False
+            counter[u] = 0
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    counter[u] += 1
+                    pred_start[index[cs] + 1] += 1
+                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                    if not attacker[u]:
+                        counter[u] += 1 << 20  # a safe move that never goes away
+                elif cs >= 0:  # proven
+                    bad = True
+                else:
+                    v = self._terminal_value(&self.kids[i])
+                    if v == -2 or self._reached(v):  # unexplored, or the goal
+                        bad = True
+                    elif not attacker[u]:
+                        counter[u] += 1 << 20
+            if attacker[u]:
+                if bad:
+                    unsafe[u] = 1
+                    queue[q_tail] = u
+                    q_tail += 1
+            elif counter[u] == 0:
+                unsafe[u] = 1
+                queue[q_tail] = u
+                q_tail += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            return False
+        for u in range(<int32_t>n):
+            pred_start[u + 1] += pred_start[u]
+        e_count = pred_start[n]
+        pred = <int32_t*>malloc((e_count + 1) * sizeof(int32_t))
+        fill = <int64_t*>malloc(n * sizeof(int64_t))
+        if pred == NULL or fill == NULL:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
+        memcpy(fill, pred_start, n * sizeof(int64_t))
+        # pass 2: the predecessor lists
+        for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            _unpack(k, &st)
+            kids = _successors(&st, self.kids)
+            for i in range(kids):
+                ck = _pack(&self.kids[i])
+                cs = self._find(ck.lo, ck.hi)
+                if cs >= 0 and index[cs] >= 0:
+                    c = index[cs]
+                    pred[fill[c]] = u
+                    fill[c] += 1
+        if late:
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+            free(pred); free(fill)
+            return False
+        # propagate: an attacker position with an unsafe move is unsafe; a defender position
+        # whose last safe move became unsafe is unsafe
+        while q_head < q_tail:
+            u = queue[q_head]
+            q_head += 1
+            for i in range(pred_start[u], pred_start[u + 1]):
+                pidx = pred[i]
+                if unsafe[pidx]:
+                    continue
+                if attacker[pidx]:
+                    unsafe[pidx] = 1
+                    queue[q_tail] = pidx
+                    q_tail += 1
+                else:
+                    counter[pidx] -= 1
+                    if counter[pidx] == 0:
+                        unsafe[pidx] = 1
+                        queue[q_tail] = pidx
+                        q_tail += 1
+        for u in range(<int32_t>n):
+            if not unsafe[u]:
+                j = slot_of[u]
+                self.table[j].pn = INF
+                self.table[j].dn = 0
+                settled += 1
+        free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
+        free(pred); free(fill)
+        self.safety_settled += settled
+        return self.fact(root) is False
+
+
+cdef double _now():
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# -- conversion from the Python kernel's keys and a successor check ------------------------------
+
+cdef int _from_python(object k, State* s) except -1:
+    """Read a key of `kernel.NO_SCORING` (two players, banks empty, ≤ 3 open and ≤ 3 blind
+    cards a seat) into a native state."""
+    cdef int f, seat, place, total
+    cdef object block
+    memset(s, 0, sizeof(State))
+    if (k >> 3) & 7 != 2:
+        raise ValueError("the native Eight-and-a-half prover plays two players")
+    if k >> (72 + 152 * 2):
+        raise ValueError("the native Eight-and-a-half prover needs empty banks")
+    s.seat = k & 7
+    s.v2 = (k >> 9) & 31
+    s.lh = (k >> 14) & 1
+    for f in range(NF):
+        s.c[PILE][f] = (k >> (22 + 4 * f)) & 15
+    for seat in range(2):
+        block = k >> (72 + 152 * seat)
+        if (block >> 144) & 127:
+            raise ValueError("the native Eight-and-a-half prover keeps no eaten counts (use NO_SCORING)")
+        s.table[seat] = (block >> 151) & 1
+        for place in range(3):
+            total = 0
+            for f in range(NF):
+                s.c[3 * seat + place][f] = (block >> (48 * place + 4 * f)) & 15
+                total += s.c[3 * seat + place][f]
+            if place and total > 3:
+                raise ValueError("the native Eight-and-a-half prover needs at most 3 open and 3 blind cards a seat")
+    for f in range(NF):
+        if s.c[0][f] + s.c[3][f] + s.c[PILE][f] > COPIES[f]:
+            raise ValueError("more cards of a face than the deck holds")
+    return 0
+
+
+def native_key(object python_key):
+    """The native (lo, hi) key of a `kernel.NO_SCORING` key (two players, banks empty)."""
+    cdef State s
+    _from_python(python_key, &s)
+    cdef Key k = _pack(&s)
+    return (k.lo, k.hi)
+
+
+def successor_keys(object python_key):
+    """The native keys of every legal move's result (for the conformance test)."""
+    cdef State s
+    cdef State out[MAXKIDS]
+    _from_python(python_key, &s)
+    if _cards(&s, 0) == 0 or _cards(&s, 1) == 0:
+        return []
+    cdef int n = _successors(&s, out), i
+    cdef Key k
+    result = []
+    for i in range(n):
+        k = _pack(&out[i])
+        result.append((k.lo, k.hi))
+    return result
+
+
+def unpack_key(tuple key):
+    """The native key read back (for tests): ((hand, open, blind) counts per seat, pile counts,
+    seat to move, v2, lh, table bits)."""
+    cdef Key k
+    cdef State s
+    k.lo = key[0]
+    k.hi = key[1]
+    _unpack(k, &s)
+    seats = tuple(tuple(tuple(s.c[3 * seat + place][f] for f in range(NF)) for place in range(3))
+                  for seat in range(2))
+    return seats, tuple(s.c[PILE][f] for f in range(NF)), s.seat, s.v2, s.lh, (s.table[0], s.table[1])
