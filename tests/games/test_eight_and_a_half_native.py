@@ -1,0 +1,198 @@
+"""The compiled Eight-and-a-half prover (`_native.pyx`) against its Python references.
+
+The compiled module keeps the rules on its own 128-bit keys; the Python kernel (`EHKernel` over
+`EightAndAHalf`, itself checked against a readable transcription of the rules in
+test_eight_and_a_half_engine.py) is the reference. Successors are compared on random positions
+along random playouts from dealt endgames and from small random tables; values (the position's
+and every move's) against the Python prover (the compiled one switched off) and a plain brute
+force, on small positions with endless play and draws among them. Skipped when the module is
+not built (no compiler): the Python prover then runs everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from halfmoon.dealcodes.eight_and_a_half import COPIES
+from halfmoon.solver.core.exact import Limits, replay_line, solve
+from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
+from halfmoon.solver.core.proof import Goal
+from halfmoon.solver.games.eight_and_a_half import kernel as eh_kernel
+from halfmoon.solver.games.eight_and_a_half.adapter import ADAPTER
+from halfmoon.solver.games.eight_and_a_half.kernel import GAME, NO_SCORING, EHKernel, strip_eaten
+from halfmoon.solver.games.eight_and_a_half.position import Position, Seat
+from support.toys import brute_force
+
+native = pytest.importorskip("halfmoon.solver.games.eight_and_a_half._native")
+
+
+def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5) -> Position | None:
+    """A random two-player endgame table (banks empty) of `size` cards, or None if unusable."""
+    deck = [face for face, copies in enumerate(COPIES) for _ in range(copies)]
+    cards = rng.sample(deck, rng.randint(*size))
+    hands: list[list[int]] = [[], []]
+    opens: list[list[int]] = [[], []]
+    blinds: list[list[int]] = [[], []]
+    pile: list[int] = []
+    for card in cards:
+        rng.choice([pile, *opens, *blinds, *hands, *hands]).append(card)
+    if any(not (hands[s] or opens[s] or blinds[s]) for s in range(2)) or max(map(len, opens + blinds)) > 3:
+        return None
+    seats = tuple(
+        Seat(tuple(hands[s]), tuple(opens[s]), tuple(blinds[s]), (), rng.randrange(3),
+             not hands[s] or rng.random() < table_bias)
+        for s in range(2)
+    )
+    return Position(seats, tuple(pile), rng.randrange(2))
+
+
+def _check_successors(key: int, kernel: EHKernel) -> None:
+    expected = sorted(native.native_key(child) for child in kernel.successors(key))
+    assert sorted(native.successor_keys(key)) == expected, str(NO_SCORING.decode(kernel.position(key)))
+
+
+def _playout(start: int, rng: random.Random, steps: int) -> int:
+    """Check the successors along a random playout from a NO_SCORING key; the positions checked."""
+    kernel = NO_SCORING.kernel(start)
+    assert kernel.native_fits
+    key, checked = start, 0
+    for _ in range(steps):
+        if kernel.terminal(key) is not None:
+            assert native.successor_keys(key) == []
+            break
+        _check_successors(key, kernel)
+        checked += 1
+        key = rng.choice(kernel.successors(key))
+    return checked
+
+
+def test_native_successors_match_the_kernel_on_dealt_endgames() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for i in range(32):
+        code = f"EH1-2-AAAAA{chr(65 + i // 4)}{chr(65 + 3 * (i % 4))}"
+        position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(code), seed=i)
+        checked += _playout(NO_SCORING.key(strip_eaten(position)), rng, 150)
+    assert checked >= 1000
+
+
+def test_native_successors_match_the_kernel_on_small_tables() -> None:
+    rng = random.Random(6)
+    checked = 0
+    while checked < 1500:
+        p = _table(rng, (3, 30))
+        if p is None:
+            continue
+        checked += _playout(NO_SCORING.key(NO_SCORING.encode(p)), rng, 40)
+
+
+def test_native_keys_keep_everything_the_rules_read() -> None:
+    """The native key read back gives the Python key's cards, pile state, seat and table bits."""
+    rng = random.Random(9)
+    checked = 0
+    while checked < 300:
+        p = _table(rng, (3, 40))
+        if p is None:
+            continue
+        k = NO_SCORING.key(NO_SCORING.encode(p))
+        seats, pile, seat, v2, lh, table = native.unpack_key(native.native_key(k))
+        for s in range(2):
+            block = k >> (72 + 152 * s)
+            for place in range(3):
+                assert seats[s][place] == tuple((block >> (48 * place + 4 * f)) & 15 for f in range(12))
+            assert table[s] == (block >> 151) & 1
+        assert pile == tuple((k >> (22 + 4 * f)) & 15 for f in range(12))
+        assert (seat, v2, lh) == (k & 7, (k >> 9) & 31, (k >> 14) & 1)
+        checked += 1
+
+
+def test_the_hook_applies_only_where_the_compiled_prover_is_exact() -> None:
+    p = None
+    rng = random.Random(3)
+    while p is None:
+        p = _table(rng, (6, 10))
+    win = Goal(WinLoss(0), True, 1)
+    lose = Goal(WinLoss(0), False, 0)
+    key = NO_SCORING.encode(p)
+    assert NO_SCORING.kernel(key).native_prover(win, 1 << 20) is not None
+    assert NO_SCORING.kernel(key).native_prover(lose, 1 << 20) is not None
+    assert NO_SCORING.kernel(key).native_prover(Goal(WinLoss(0), True, 0), 1 << 20) is None
+    assert GAME.kernel(GAME.encode(p)).native_prover(win, 1 << 20) is None  # scores kept
+    dealt = ADAPTER.position_from_code("EH1-2-AAAAAAB")  # cards in the banks
+    assert NO_SCORING.kernel(strip_eaten(dealt)).native_prover(win, 1 << 20) is None
+    three = ADAPTER.until_endgame(ADAPTER.position_from_code("EH1-3-AAAAAAB"))[0]
+    first = Coalition(0, wins_outright, "go out first", draw_value=0)
+    assert NO_SCORING.kernel(strip_eaten(three)).native_prover(Goal(first, True, 1), 1 << 20) is None
+
+
+def _solve_both(p: Position, monkeypatch: pytest.MonkeyPatch, nodes: int = 200_000) -> tuple[Any, Any]:
+    question = WinLoss(p.to_move)
+    compiled = solve(GAME, GAME.encode(p), question, Limits(nodes=nodes), method="proof")
+    assert compiled.extra.get("native") is True
+    monkeypatch.setattr(eh_kernel, "NATIVE", False)
+    reference = solve(GAME, GAME.encode(p), question, Limits(nodes=nodes, seconds=10), method="proof")
+    monkeypatch.setattr(eh_kernel, "NATIVE", True)
+    assert reference.extra.get("native") is False
+    return compiled, reference
+
+
+def test_native_values_match_python_and_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(11)
+    checked = draws = endless = 0
+    while checked < 60 or draws < 5:
+        p = _table(rng, (4, 9), table_bias=0.8)
+        if p is None:
+            continue
+        question = WinLoss(p.to_move)
+        start = GAME.encode(p)
+        retro = solve(NO_SCORING, strip_eaten(start), question, Limits(nodes=120), method="retrograde")
+        if not retro.extra["complete"]:
+            continue
+        compiled, reference = _solve_both(p, monkeypatch)
+        expected = brute_force(NO_SCORING, strip_eaten(start), question)
+        assert compiled.value == reference.value == retro.value == expected, str(p)
+        moves = [brute_force(NO_SCORING, strip_eaten(GAME.apply(start, m.move)), question) for m in compiled.moves]
+        assert [m.value for m in compiled.moves] == [m.value for m in reference.moves] == moves, str(p)
+        end = replay_line(GAME, start, compiled.line)
+        if compiled.line_end == "terminal":
+            assert question.value(GAME.terminal(end)) == compiled.value
+        else:
+            assert compiled.value == 0
+        draws += expected == 0
+        endless += compiled.line_end == "repetition"
+        checked += 1
+    assert endless >= 3  # draws by endless play at the table, their lines ending in a repetition
+
+
+def test_native_agrees_with_python_on_larger_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positions too big for brute force: the compiled and the Python prover settle the same values."""
+    rng = random.Random(12)
+    checked = draws = 0
+    while checked < 12:
+        p = _table(rng, (10, 16), table_bias=0.8)
+        if p is None:
+            continue
+        compiled, reference = _solve_both(p, monkeypatch, nodes=30_000)
+        if reference.status != "solved":
+            continue
+        assert compiled.status == "solved" and compiled.value == reference.value, str(p)
+        for a, b in zip(compiled.moves, reference.moves):
+            assert a.value == b.value, (str(p), str(a.move))
+        draws += compiled.value == 0
+        checked += 1
+    assert draws >= 1
+
+
+def test_a_limit_gives_unknown_never_a_wrong_value() -> None:
+    position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code("EH1-2-AAAAAAC"))
+    question = WinLoss(GAME.to_move(position))
+    full = solve(GAME, position, question, Limits(nodes=2_000_000), method="proof")
+    assert full.status == "solved" and full.extra.get("native") is True
+    for nodes in (500, 5_000, 50_000):
+        cut = solve(GAME, position, question, Limits(nodes=nodes), method="proof")
+        assert cut.status == "unknown" and cut.value is None
+        for a, b in zip(cut.moves, full.moves):
+            assert a.value is None or a.value == b.value
