@@ -196,3 +196,23 @@ def test_a_limit_gives_unknown_never_a_wrong_value() -> None:
         assert cut.status == "unknown" and cut.value is None
         for a, b in zip(cut.moves, full.moves):
             assert a.value is None or a.value == b.value
+
+
+def test_the_python_kernel_on_keys_follows_the_game_with_banks_too() -> None:
+    """`EHKernel` (the core's view of the game, and the compiled prover's reference) before the
+    endgame: keys with cards in the banks give the keys of the game's own successors."""
+    rng = random.Random(4)
+    for i in range(6):
+        p = ADAPTER.position_from_code(f"EH1-2-AAAAB{chr(65 + i)}A")
+        for game in (GAME, NO_SCORING):
+            position = game.encode(game.decode(p)) if game is GAME else strip_eaten(p)
+            kernel = game.kernel(position)
+            assert not kernel.native_fits
+            for _ in range(60):
+                key = game.key(position)
+                assert kernel.terminal(key) == game.terminal(position)
+                if game.terminal(position) is not None:
+                    break
+                children = [c for _, c in game.successors(position)]
+                assert kernel.successors(key) == [game.key(c) for c in children]
+                position = rng.choice(children)

@@ -652,10 +652,10 @@ class EHKernel:
 
     def successors(self, k: int) -> list[int]:
         banks = k >> self.seq_off
-        if banks:
-            key = self.game.key
-            return [key(c) for _, c in self.game.successors((k & self.low_mask) | (banks << self.banks_off))]
         low = self.low_mask
+        if banks:  # `EightAndAHalf.key` of each child: its banks (if any are left) move down again
+            up, down = self.banks_off, self.seq_off
+            return [(c & low) | ((c >> up) << down) for _, c in self.game.successors((k & low) | (banks << up))]
         return [c & low for _, c in self.game.successors(k)]
 
     def estimate(self, k: int, maximizers: frozenset[int], for_max: bool) -> tuple[int, int]:
