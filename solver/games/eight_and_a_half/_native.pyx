@@ -817,17 +817,15 @@ cdef class Prover:
         (Shithead's pass, with one change for speed: the moves inside the set are generated
         once and kept, instead of generated again to list the predecessors.)"""
         cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
-        cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))
-        if index == NULL:
-            return False
+        # the number of each unsettled entry, plus one, in its spare word (0: not in the set), so
+        # a child's number comes with its slot
         for j in range(cap):
             if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
-                index[j] = <int32_t>n
                 n += 1
+                self.table[j].spare = <uint32_t>n
             else:
-                index[j] = -1
+                self.table[j].spare = 0
         if n == 0:
-            free(index)
             return False
         e_cap = 4 * n + 64
         cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
@@ -853,12 +851,12 @@ cdef class Prover:
         cdef bint late = False
         cdef bint ok = False
         if not (slot_of and counter and unsafe and attacker and pred_start and succ_start and succ and queue):
-            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+            free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
             free(succ_start); free(succ); free(queue)
             return False
         for j in range(cap):
-            if index[j] >= 0:
-                slot_of[index[j]] = j
+            if self.table[j].spare:
+                slot_of[self.table[j].spare - 1] = j
         # pass 1: classify children, keep the moves inside the set, count predecessors
         for u in range(<int32_t>n):
             if (u & 65535) == 0 and _now() > deadline:
@@ -885,10 +883,11 @@ cdef class Prover:
                 __builtin_prefetch(&self.table[_hash(ck[i].lo, ck[i].hi) & self.mask])
             for i in range(kids):
                 cs = self._find(ck[i].lo, ck[i].hi)
-                if cs >= 0 and index[cs] >= 0:
+                if cs >= 0 and self.table[cs].spare:
+                    c = <int32_t>self.table[cs].spare - 1
                     counter[u] += 1
-                    pred_start[index[cs] + 1] += 1
-                    succ[e_count] = index[cs]
+                    pred_start[c + 1] += 1
+                    succ[e_count] = c
                     e_count += 1
                 elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
                     if not attacker[u]:
@@ -950,7 +949,7 @@ cdef class Prover:
                     self.table[j].pn = INF
                     self.table[j].dn = 0
                     settled += 1
-        free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+        free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
         free(succ_start); free(succ); free(queue); free(pred); free(fill)
         if not ok:
             return False
