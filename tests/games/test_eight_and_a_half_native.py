@@ -216,3 +216,38 @@ def test_the_python_kernel_on_keys_follows_the_game_with_banks_too() -> None:
                 children = [c for _, c in game.successors(position)]
                 assert kernel.successors(key) == [game.key(c) for c in children]
                 position = rng.choice(children)
+
+
+def test_partial_searches_and_the_safety_pass_only_settle_true_facts() -> None:
+    """Searches cut short after a few expansions, each followed by the safety pass (which settles
+    endless play as disproven): whatever they settle, for the position and for its children, is
+    what brute force says; the draws are settled by the end."""
+    rng = random.Random(21)
+    checked = draws = settled = 0
+    while checked < 40 or draws < 4:
+        p = _table(rng, (4, 9), table_bias=0.9)
+        if p is None:
+            continue
+        start = strip_eaten(GAME.encode(p))
+        question = WinLoss(p.to_move)
+        retro = solve(NO_SCORING, start, question, Limits(nodes=120), method="retrograde")
+        if not retro.extra["complete"]:
+            continue
+        kernel = NO_SCORING.kernel(start)
+        root = NO_SCORING.key(start)
+        nodes = [root] + kernel.successors(root)
+        truth = [brute_force(NO_SCORING, kernel.position(k), question) for k in nodes]
+        for for_max in (True, False):
+            prover = native.Prover(p.to_move, for_max, 1 << 22)
+            for budget in (2, 5, 20, 100, 10_000):
+                prover.run(native.native_key(root), budget, 10.0)
+                prover.safety(native.native_key(root))
+                for k, value in zip(nodes, truth):
+                    fact = prover.fact(native.native_key(k))
+                    if fact is not None:
+                        assert fact == (value == 1 if for_max else value == -1), str(p)
+            assert prover.fact(native.native_key(root)) == (truth[0] == 1 if for_max else truth[0] == -1), str(p)
+            settled += prover.safety_settled
+        draws += truth[0] == 0
+        checked += 1
+    assert settled > 0
