@@ -12,16 +12,17 @@ not built (no compiler): the Python prover then runs everywhere.
 from __future__ import annotations
 
 import random
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import pytest
 
 from halfmoon.dealcodes.eight_and_a_half import COPIES
-from halfmoon.solver.core.exact import Limits, replay_line, solve
+from halfmoon.solver.core.exact import Limits, replay_line, solve, solve_all
 from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 from halfmoon.solver.core.proof import Goal
 from halfmoon.solver.games.eight_and_a_half import kernel as eh_kernel
-from halfmoon.solver.games.eight_and_a_half.adapter import ADAPTER
+from halfmoon.solver.games.eight_and_a_half.adapter import ADAPTER, not_big_loser
 from halfmoon.solver.games.eight_and_a_half.kernel import GAME, NO_SCORING, EHKernel, strip_eaten
 from halfmoon.solver.games.eight_and_a_half.position import Position, Seat
 from support.toys import brute_force
@@ -29,24 +30,35 @@ from support.toys import brute_force
 native = pytest.importorskip("halfmoon.solver.games.eight_and_a_half._native")
 
 
-def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5) -> Position | None:
-    """A random two-player endgame table (banks empty) of `size` cards, or None if unusable."""
+@contextmanager
+def eh_kernel_native_off() -> Iterator[None]:
+    """The Python prover everywhere (the switch tests use to compare the two)."""
+    saved = eh_kernel.NATIVE
+    eh_kernel.NATIVE = False
+    try:
+        yield
+    finally:
+        eh_kernel.NATIVE = saved
+
+
+def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5, players: int = 2) -> Position | None:
+    """A random endgame table (banks empty) of `size` cards, or None if unusable."""
     deck = [face for face, copies in enumerate(COPIES) for _ in range(copies)]
     cards = rng.sample(deck, rng.randint(*size))
-    hands: list[list[int]] = [[], []]
-    opens: list[list[int]] = [[], []]
-    blinds: list[list[int]] = [[], []]
+    hands: list[list[int]] = [[] for _ in range(players)]
+    opens: list[list[int]] = [[] for _ in range(players)]
+    blinds: list[list[int]] = [[] for _ in range(players)]
     pile: list[int] = []
     for card in cards:
         rng.choice([pile, *opens, *blinds, *hands, *hands]).append(card)
-    if any(not (hands[s] or opens[s] or blinds[s]) for s in range(2)) or max(map(len, opens + blinds)) > 3:
+    if any(not (hands[s] or opens[s] or blinds[s]) for s in range(players)) or max(map(len, opens + blinds)) > 3:
         return None
     seats = tuple(
         Seat(tuple(hands[s]), tuple(opens[s]), tuple(blinds[s]), (), rng.randrange(3),
              not hands[s] or rng.random() < table_bias)
-        for s in range(2)
+        for s in range(players)
     )
-    return Position(seats, tuple(pile), rng.randrange(2))
+    return Position(seats, tuple(pile), rng.randrange(players))
 
 
 def _check_successors(key: int, kernel: EHKernel) -> None:
@@ -69,37 +81,42 @@ def _playout(start: int, rng: random.Random, steps: int) -> int:
     return checked
 
 
-def test_native_successors_match_the_kernel_on_dealt_endgames() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_native_successors_match_the_kernel_on_dealt_endgames(players: int) -> None:
     rng = random.Random(5)
     checked = 0
     for i in range(32):
-        code = f"EH1-2-AAAAA{chr(65 + i // 4)}{chr(65 + 3 * (i % 4))}"
+        code = f"EH1-{players}-AAAAA{chr(65 + i // 4)}{chr(65 + 3 * (i % 4))}"
         position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(code), seed=i)
         checked += _playout(NO_SCORING.key(strip_eaten(position)), rng, 150)
     assert checked >= 1000
 
 
-def test_native_successors_match_the_kernel_on_small_tables() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_native_successors_match_the_kernel_on_small_tables(players: int) -> None:
     rng = random.Random(6)
     checked = 0
     while checked < 1500:
-        p = _table(rng, (3, 30))
+        p = _table(rng, (3, 36), players=players)
         if p is None:
             continue
         checked += _playout(NO_SCORING.key(NO_SCORING.encode(p)), rng, 40)
 
 
-def test_native_keys_keep_everything_the_rules_read() -> None:
-    """The native key read back gives the Python key's cards, pile state, seat and table bits."""
+@pytest.mark.parametrize("players", [2, 3])
+def test_native_keys_keep_everything_the_rules_read(players: int) -> None:
+    """The native key read back gives the Python key's cards, pile state, seat and table bits;
+    eaten counts are dropped (they never change what can happen)."""
     rng = random.Random(9)
     checked = 0
     while checked < 300:
-        p = _table(rng, (3, 40))
+        p = _table(rng, (3, 50), players=players)
         if p is None:
             continue
-        k = NO_SCORING.key(NO_SCORING.encode(p))
-        seats, pile, seat, v2, lh, table = native.unpack_key(native.native_key(k))
-        for s in range(2):
+        k = GAME.key(GAME.encode(p))
+        assert native.native_key(k) == native.native_key(strip_eaten(k))
+        seats, pile, seat, v2, lh, table = native.unpack_key(native.native_key(k), players)
+        for s in range(players):
             block = k >> (72 + 152 * s)
             for place in range(3):
                 assert seats[s][place] == tuple((block >> (48 * place + 4 * f)) & 15 for f in range(12))
@@ -116,16 +133,23 @@ def test_the_hook_applies_only_where_the_compiled_prover_is_exact() -> None:
         p = _table(rng, (6, 10))
     win = Goal(WinLoss(0), True, 1)
     lose = Goal(WinLoss(0), False, 0)
-    key = NO_SCORING.encode(p)
-    assert NO_SCORING.kernel(key).native_prover(win, 1 << 20) is not None
-    assert NO_SCORING.kernel(key).native_prover(lose, 1 << 20) is not None
-    assert NO_SCORING.kernel(key).native_prover(Goal(WinLoss(0), True, 0), 1 << 20) is None
-    assert GAME.kernel(GAME.encode(p)).native_prover(win, 1 << 20) is None  # scores kept
-    dealt = ADAPTER.position_from_code("EH1-2-AAAAAAB")  # cards in the banks
-    assert NO_SCORING.kernel(strip_eaten(dealt)).native_prover(win, 1 << 20) is None
-    three = ADAPTER.until_endgame(ADAPTER.position_from_code("EH1-3-AAAAAAB"))[0]
     first = Coalition(0, wins_outright, "go out first", draw_value=0)
-    assert NO_SCORING.kernel(strip_eaten(three)).native_prover(Goal(first, True, 1), 1 << 20) is None
+    for game in (NO_SCORING, GAME):  # eaten counts never matter to who goes out first
+        kernel = game.kernel(game.encode(p))
+        assert kernel.native_prover(win, 1 << 20) is not None
+        assert kernel.native_prover(lose, 1 << 20) is not None
+        assert kernel.native_prover(Goal(first, True, 1), 1 << 20) is not None
+        assert kernel.native_prover(Goal(WinLoss(0), True, 0), 1 << 20) is None
+    dealt = ADAPTER.position_from_code("EH1-2-AAAAAAB")  # cards in the banks
+    assert GAME.kernel(dealt).native_prover(win, 1 << 20) is None
+    for players, expected in ((3, True), (4, False), (5, False)):
+        table = GAME.kernel(ADAPTER.until_endgame(ADAPTER.position_from_code(f"EH1-{players}-AAAAAAB"))[0])
+        assert (table.native_prover(Goal(first, True, 1), 1 << 20) is not None) is expected
+        assert table.native_prover(Goal(WinLoss(0), True, 1), 1 << 20) is None  # places beyond first matter
+        loser = Coalition(0, not_big_loser, "avoid being the big loser", draw_value=1)
+        assert table.native_prover(Goal(loser, True, 1), 1 << 20) is None
+    with eh_kernel_native_off():
+        assert NO_SCORING.kernel(NO_SCORING.encode(p)).native_prover(win, 1 << 20) is None
 
 
 def _solve_both(p: Position, monkeypatch: pytest.MonkeyPatch, nodes: int = 200_000) -> tuple[Any, Any]:
@@ -251,3 +275,53 @@ def test_partial_searches_and_the_safety_pass_only_settle_true_facts() -> None:
         draws += truth[0] == 0
         checked += 1
     assert settled > 0
+
+
+def test_three_player_first_questions_match_python_and_brute_force() -> None:
+    """"Can seat s force going out first against the two others?" for every seat of small
+    three-player tables: compiled, Python (compiled switched off), retrograde and brute force
+    agree on the position and on every move."""
+    rng = random.Random(31)
+    checked = yes = no = endless = 0
+    while checked < 40 or endless < 3:
+        p = _table(rng, (5, 10), table_bias=0.8, players=3)
+        if p is None:
+            continue
+        start = GAME.encode(p)
+        questions = [Coalition(s, wins_outright, "go out first", draw_value=0) for s in range(3)]
+        retro = solve_all(NO_SCORING, strip_eaten(start), questions, Limits(nodes=150), method="retrograde")
+        if not retro[0].extra["complete"]:
+            continue
+        compiled = solve_all(GAME, start, questions, Limits(nodes=200_000), method="proof")
+        with eh_kernel_native_off():
+            reference = solve_all(GAME, start, questions, Limits(nodes=200_000, seconds=10), method="proof")
+        for q, c, r, rr in zip(questions, compiled, reference, retro):
+            assert c.extra.get("native") is True and r.extra.get("native") is False
+            expected = brute_force(NO_SCORING, strip_eaten(start), q)
+            assert c.value == r.value == rr.value == expected, (str(p), q.seat)
+            kids = [brute_force(NO_SCORING, strip_eaten(GAME.apply(start, m.move)), q) for m in c.moves]
+            assert [m.value for m in c.moves] == [m.value for m in r.moves] == [m.value for m in rr.moves] == kids
+            yes += expected == 1
+            no += expected == 0
+            endless += c.value == 0 and c.line_end == "repetition"
+        checked += 1
+    assert yes and no
+
+
+def test_three_player_dealt_endgames_agree_with_python() -> None:
+    """Dealt three-player endgames, compiled against Python where the Python prover settles them."""
+    agreed = 0
+    for i in range(6):
+        position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(f"EH1-3-AAAAB{chr(65 + i)}A"))
+        questions = [Coalition(s, wins_outright, "go out first", draw_value=0) for s in range(3)]
+        compiled = solve_all(GAME, position, questions, Limits(nodes=100_000), method="proof")
+        with eh_kernel_native_off():
+            reference = solve_all(GAME, position, questions, Limits(nodes=8_000), method="proof")
+        for c, r in zip(compiled, reference):
+            assert c.extra.get("native") is True
+            if r.status == "solved" and c.status == "solved":
+                assert c.value == r.value
+                agreed += 1
+            for a, b in zip(c.moves, r.moves):
+                assert a.value is None or b.value is None or a.value == b.value
+    assert agreed >= 6

@@ -1,29 +1,38 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Eight and a half's df-pn compiled: two-player endgames (banks empty), win/loss threshold tests.
+"""Eight and a half's df-pn compiled: endgames (banks empty) of two and three players, the
+threshold tests that depend only on who goes out first.
 
 The reference is Python: `kernel.EightAndAHalf` (the rules on packed ints, through
 `kernel.EHKernel` on keys) and `solver.core.proof.Prover` (df-pn with the 1+ε trick, weak proof
 numbers, repetitions never prove, path-dependent disproofs not stored). This module does the
 same search on a smaller key and in native code; the tests compare its successors with the
 kernel's on random positions and its values with the Python prover's and with brute force. What
-differs is representation, never behaviour. It serves the game without scores (`NO_SCORING`,
-the one the win/loss question is asked on): eaten cards set aside are simply gone.
+differs is representation, never behaviour. Tests answered: two players, win/loss (value ≥ 1:
+can the goal seat force going out first; value ≥ 0: can the other force it); three players,
+"can the goal seat force going out first against the two others?" (`Coalition` with
+`wins_outright`, value ≥ 1). Eaten counts are not kept: they never change what can happen.
 
-- a position is 128 bits. Per face, the distribution of its copies over the two hands and the
-  pile is one of the (h0, h1, pile) triples with sum ≤ 8, numbered by sum first, so a face with
-  4 copies needs 35 numbers (6 bits), one with 6 copies 84 and one with 8 copies 165 (8 bits);
-  the 6-copy faces go in pairs (84 × 84 < 2^13). Low word: faces 1, 2 (6 bits each) and the
-  pairs (0, 3), (4, 5), (6, 7), (8, 9) (13 bits each): 64 bits. High word: ½ and Demon (8 bits
-  each), the open and blind cards of each seat (≤ 3 cards: one of 455 multisets, 9 bits each),
-  the pile's value in half steps (5), whether its last non-Demon card is a ½ (1), the seat to
-  move (1), each seat's "started on the table" bit (2), and bit 63 set (the slot is used);
-- the transposition table is open addressing over those pairs of words, 40 bytes an entry
-  (key, 64-bit proof and disproof numbers, the depth on the current path), grown by doubling up to
-  the memory budget; when it is full, unsettled entries are dropped (settled ones are facts
-  and stay);
+- a position is 160 bits at most: two 64-bit words and a 32-bit one. Per face, the distribution
+  of its copies over the hands and the pile is numbered among the tuples with sum ≤ 8, by sum
+  first, so a face with 4 copies needs fewer numbers than one with 8. Two players: (h0, h1,
+  pile) triples, 35 / 84 / 165 numbers for 4 / 6 / 8 copies; low word: faces 1, 2 (6 bits each)
+  and the pairs (0, 3), (4, 5), (6, 7), (8, 9) (84 × 84 < 2^13: 13 bits each); high word: ½
+  and Demon (8 bits each), the open and blind cards of each seat (≤ 3 cards: one of 455
+  multisets, 9 bits each), the pile's value (5 bits, as 1-28, so a used slot's high word is
+  never 0), whether its last non-Demon card is a ½ (1), the seat to move (1), each seat's
+  "started on the table" bit (2); third word 0. Three players: (h0, h1, h2, pile) quadruples
+  (70 / 210 / 495 numbers): low word the eight 6-copy faces (8 bits each); high word ½ and
+  Demon (9 bits each), the pair (1, 2) (13 bits), the pile's value (5), ½ bit (1), seat (2),
+  table bits (3) and the first 22 bits of the six open and blind multisets (54 bits), whose
+  last 32 bits are the third word;
+- the transposition table is open addressing over those keys, 40 bytes an entry (key, 64-bit
+  proof and disproof numbers, the depth on the current path), grown by doubling up to the
+  memory budget; when it is full, unsettled entries are dropped (settled ones are facts and
+  stay);
 - the pile rules are `rules.play_cards` and `rules.combo_fits` turned into tables when the module
   loads (the same tables as the Python kernel's);
-- children are generated into a buffer indexed by depth, not Python lists.
+- children are generated into a buffer indexed by depth, not Python lists; their table slots
+  are prefetched before they are looked up.
 """
 
 cimport cython
@@ -41,8 +50,9 @@ from halfmoon.solver.games.eight_and_a_half.rules import NONE as _PY_NONE, combo
 
 cdef enum:
     NF = 12             # faces: 0-9, ½ (10), Demon (11)
-    NPLACE = 7          # hand0, open0, blind0, hand1, open1, blind1, pile
-    PILE = 6
+    MAXSEATS = 3
+    NPLACE = 10         # per seat hand, open, blind (seat s: 3s, 3s + 1, 3s + 2), then the pile
+    PILE = 9
     HALF = 10
     EIGHT = 8
     NONE = 31           # the pile's value when no card with a value lies on it
@@ -52,7 +62,6 @@ cdef enum:
     MAXDEPTH = 10000
 
 cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
-cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 # status codes returned by run()
 DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
@@ -62,6 +71,8 @@ DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
 cdef int COPIES[NF]
 cdef uint8_t TRIPLE_OF[9][9][9]     # (h0, h1, pile) counts → number (by sum, then order)
 cdef uint8_t TRIPLE[165][3]         # number → counts
+cdef uint16_t QUAD_OF[9][9][9][9]   # (h0, h1, h2, pile) counts → number (by sum, then order)
+cdef uint8_t QUAD[495][4]           # number → counts
 cdef uint16_t SET_OF[13][13][13]    # faces a ≤ b ≤ c (12: no card) → number of a ≤ 3-card multiset
 cdef uint8_t SET[455][3]            # number → faces (12: no card)
 cdef uint8_t MAXK[64][NF]           # pile state (v2 | lh << 5), face → most cards that may go down together
@@ -70,7 +81,7 @@ cdef bint COMBO_OK[32]
 
 
 cdef void _init_tables() except *:
-    cdef int a, b, c, total, idx, v2, lh, face, k
+    cdef int a, b, c, d, total, idx, v2, lh, face, k
     for face in range(NF):
         COPIES[face] = 8 if face >= HALF else (4 if face == 1 or face == 2 else 6)
     idx = 0
@@ -82,6 +93,18 @@ cdef void _init_tables() except *:
                 TRIPLE[idx][1] = b
                 TRIPLE[idx][2] = total - a - b
                 idx += 1
+    idx = 0
+    for total in range(9):
+        for a in range(total + 1):
+            for b in range(total - a + 1):
+                for c in range(total - a - b + 1):
+                    d = total - a - b - c
+                    QUAD_OF[a][b][c][d] = idx
+                    QUAD[idx][0] = a
+                    QUAD[idx][1] = b
+                    QUAD[idx][2] = c
+                    QUAD[idx][3] = d
+                    idx += 1
     idx = 0
     for a in range(13):
         for b in range(a, 13):
@@ -111,8 +134,9 @@ _init_tables()
 # -- positions ----------------------------------------------------------------------------------
 
 ctypedef struct State:
-    uint8_t c[NPLACE][NF]
-    uint8_t table[2]     # the seat has started on the table: eating goes into its hand
+    uint8_t c[NPLACE][NF]   # seat s: hand 3s, open 3s + 1, blind 3s + 2; the pile at PILE
+    uint8_t table[MAXSEATS] # the seat has started on the table: eating goes into its hand
+    int n                   # players (2 or 3)
     int seat
     int v2
     int lh
@@ -120,6 +144,7 @@ ctypedef struct State:
 ctypedef struct Key:
     uint64_t lo
     uint64_t hi
+    uint32_t x              # the third word (three players; 0 with two)
 
 
 cdef inline int _cards(State* s, int seat) noexcept:
@@ -162,20 +187,39 @@ cdef inline uint64_t _triple(State* s, int face) noexcept:
     return TRIPLE_OF[s.c[0][face]][s.c[3][face]][s.c[PILE][face]]
 
 
+cdef inline uint64_t _quad(State* s, int face) noexcept:
+    return QUAD_OF[s.c[0][face]][s.c[3][face]][s.c[6][face]][s.c[PILE][face]]
+
+
+cdef inline uint64_t _v2_code(int v2) noexcept:
+    """The pile's value as 1-28 (never 0: the high word of a used slot is never 0)."""
+    return 28 if v2 == NONE else v2 + 1
+
+
 cdef inline Key _pack(State* s) noexcept:
     cdef Key k
-    cdef uint64_t lo, hi
-    lo = (_triple(s, 1) | _triple(s, 2) << 6
-          | (_triple(s, 0) * 84 + _triple(s, 3)) << 12
-          | (_triple(s, 4) * 84 + _triple(s, 5)) << 25
-          | (_triple(s, 6) * 84 + _triple(s, 7)) << 38
-          | (_triple(s, 8) * 84 + _triple(s, 9)) << 51)
-    hi = (_triple(s, 10) | _triple(s, 11) << 8
-          | _set(s.c[1]) << 16 | _set(s.c[2]) << 25 | _set(s.c[4]) << 34 | _set(s.c[5]) << 43
-          | (<uint64_t>s.v2) << 52 | (<uint64_t>s.lh) << 57 | (<uint64_t>s.seat) << 58
-          | (<uint64_t>s.table[0]) << 59 | (<uint64_t>s.table[1]) << 60 | VALID)
-    k.lo = lo
-    k.hi = hi
+    cdef uint64_t sets
+    if s.n == 2:
+        k.lo = (_triple(s, 1) | _triple(s, 2) << 6
+                | (_triple(s, 0) * 84 + _triple(s, 3)) << 12
+                | (_triple(s, 4) * 84 + _triple(s, 5)) << 25
+                | (_triple(s, 6) * 84 + _triple(s, 7)) << 38
+                | (_triple(s, 8) * 84 + _triple(s, 9)) << 51)
+        k.hi = (_triple(s, 10) | _triple(s, 11) << 8
+                | _set(s.c[1]) << 16 | _set(s.c[2]) << 25 | _set(s.c[4]) << 34 | _set(s.c[5]) << 43
+                | _v2_code(s.v2) << 52 | (<uint64_t>s.lh) << 57 | (<uint64_t>s.seat) << 58
+                | (<uint64_t>s.table[0]) << 59 | (<uint64_t>s.table[1]) << 60)
+        k.x = 0
+        return k
+    k.lo = (_quad(s, 0) | _quad(s, 3) << 8 | _quad(s, 4) << 16 | _quad(s, 5) << 24 | _quad(s, 6) << 32
+            | _quad(s, 7) << 40 | _quad(s, 8) << 48 | _quad(s, 9) << 56)
+    sets = (_set(s.c[1]) | _set(s.c[2]) << 9 | _set(s.c[4]) << 18 | _set(s.c[5]) << 27
+            | _set(s.c[7]) << 36 | _set(s.c[8]) << 45)
+    k.hi = (_quad(s, 10) | _quad(s, 11) << 9 | (_quad(s, 1) * 70 + _quad(s, 2)) << 18
+            | _v2_code(s.v2) << 31 | (<uint64_t>s.lh) << 36 | (<uint64_t>s.seat) << 37
+            | (<uint64_t>s.table[0]) << 39 | (<uint64_t>s.table[1]) << 40 | (<uint64_t>s.table[2]) << 41
+            | (sets & 0x3FFFFF) << 42)
+    k.x = <uint32_t>(sets >> 22)
     return k
 
 
@@ -185,6 +229,13 @@ cdef inline void _put_triple(State* s, int face, uint64_t idx) noexcept:
     s.c[PILE][face] = TRIPLE[idx][2]
 
 
+cdef inline void _put_quad(State* s, int face, uint64_t idx) noexcept:
+    s.c[0][face] = QUAD[idx][0]
+    s.c[3][face] = QUAD[idx][1]
+    s.c[6][face] = QUAD[idx][2]
+    s.c[PILE][face] = QUAD[idx][3]
+
+
 cdef inline void _put_set(State* s, int place, uint64_t idx) noexcept:
     cdef int i
     for i in range(3):
@@ -192,34 +243,67 @@ cdef inline void _put_set(State* s, int place, uint64_t idx) noexcept:
             s.c[place][SET[idx][i]] += 1
 
 
-cdef inline void _unpack(Key k, State* s) noexcept:
-    cdef uint64_t lo = k.lo, hi = k.hi, pair
+cdef inline int _v2_of(uint64_t code) noexcept:
+    return NONE if code == 28 else <int>code - 1
+
+
+cdef inline void _unpack(Key* k, State* s, int n) noexcept:
+    cdef uint64_t lo = k.lo, hi = k.hi, pair, sets
     memset(s, 0, sizeof(State))
-    _put_triple(s, 1, lo & 63)
-    _put_triple(s, 2, (lo >> 6) & 63)
-    pair = (lo >> 12) & 8191
-    _put_triple(s, 0, pair // 84)
-    _put_triple(s, 3, pair % 84)
-    pair = (lo >> 25) & 8191
-    _put_triple(s, 4, pair // 84)
-    _put_triple(s, 5, pair % 84)
-    pair = (lo >> 38) & 8191
-    _put_triple(s, 6, pair // 84)
-    _put_triple(s, 7, pair % 84)
-    pair = lo >> 51
-    _put_triple(s, 8, pair // 84)
-    _put_triple(s, 9, pair % 84)
-    _put_triple(s, 10, hi & 255)
-    _put_triple(s, 11, (hi >> 8) & 255)
-    _put_set(s, 1, (hi >> 16) & 511)
-    _put_set(s, 2, (hi >> 25) & 511)
-    _put_set(s, 4, (hi >> 34) & 511)
-    _put_set(s, 5, (hi >> 43) & 511)
-    s.v2 = (hi >> 52) & 31
-    s.lh = (hi >> 57) & 1
-    s.seat = (hi >> 58) & 1
-    s.table[0] = (hi >> 59) & 1
-    s.table[1] = (hi >> 60) & 1
+    s.n = n
+    if n == 2:
+        _put_triple(s, 1, lo & 63)
+        _put_triple(s, 2, (lo >> 6) & 63)
+        pair = (lo >> 12) & 8191
+        _put_triple(s, 0, pair // 84)
+        _put_triple(s, 3, pair % 84)
+        pair = (lo >> 25) & 8191
+        _put_triple(s, 4, pair // 84)
+        _put_triple(s, 5, pair % 84)
+        pair = (lo >> 38) & 8191
+        _put_triple(s, 6, pair // 84)
+        _put_triple(s, 7, pair % 84)
+        pair = lo >> 51
+        _put_triple(s, 8, pair // 84)
+        _put_triple(s, 9, pair % 84)
+        _put_triple(s, 10, hi & 255)
+        _put_triple(s, 11, (hi >> 8) & 255)
+        _put_set(s, 1, (hi >> 16) & 511)
+        _put_set(s, 2, (hi >> 25) & 511)
+        _put_set(s, 4, (hi >> 34) & 511)
+        _put_set(s, 5, (hi >> 43) & 511)
+        s.v2 = _v2_of((hi >> 52) & 31)
+        s.lh = (hi >> 57) & 1
+        s.seat = (hi >> 58) & 1
+        s.table[0] = (hi >> 59) & 1
+        s.table[1] = (hi >> 60) & 1
+        return
+    _put_quad(s, 0, lo & 255)
+    _put_quad(s, 3, (lo >> 8) & 255)
+    _put_quad(s, 4, (lo >> 16) & 255)
+    _put_quad(s, 5, (lo >> 24) & 255)
+    _put_quad(s, 6, (lo >> 32) & 255)
+    _put_quad(s, 7, (lo >> 40) & 255)
+    _put_quad(s, 8, (lo >> 48) & 255)
+    _put_quad(s, 9, lo >> 56)
+    _put_quad(s, 10, hi & 511)
+    _put_quad(s, 11, (hi >> 9) & 511)
+    pair = (hi >> 18) & 8191
+    _put_quad(s, 1, pair // 70)
+    _put_quad(s, 2, pair % 70)
+    s.v2 = _v2_of((hi >> 31) & 31)
+    s.lh = (hi >> 36) & 1
+    s.seat = (hi >> 37) & 3
+    s.table[0] = (hi >> 39) & 1
+    s.table[1] = (hi >> 40) & 1
+    s.table[2] = (hi >> 41) & 1
+    sets = (hi >> 42) | (<uint64_t>k.x) << 22
+    _put_set(s, 1, sets & 511)
+    _put_set(s, 2, (sets >> 9) & 511)
+    _put_set(s, 4, (sets >> 18) & 511)
+    _put_set(s, 5, (sets >> 27) & 511)
+    _put_set(s, 7, (sets >> 36) & 511)
+    _put_set(s, 8, (sets >> 45) & 511)
 
 
 # -- the rules (kernel.EightAndAHalf.successors with empty banks, no scores) -------------------
@@ -240,7 +324,7 @@ cdef inline void _eat(State* s, int eater, int next_seat) noexcept:
 
 cdef inline void _finish(State* s, int t, int r) noexcept:
     """After seat `t` put cards down (already moved to the pile): reaching the table, then the
-    catch (the offender eats, the catcher opens again) or the next player's turn."""
+    catch (the offender, the seat before, eats; the catcher opens again) or the next turn."""
     cdef int f
     cdef int h = 3 * t
     cdef bint empty = True
@@ -251,9 +335,9 @@ cdef inline void _finish(State* s, int t, int r) noexcept:
     if empty:
         s.table[t] = 1
     if r & 64:
-        _eat(s, 1 - t, t)
+        _eat(s, (t + s.n - 1) % s.n, t)
         return
-    s.seat = 1 - t
+    s.seat = (t + 1) % s.n
     s.v2 = r & 31
     s.lh = (r >> 5) & 1
 
@@ -261,6 +345,7 @@ cdef inline void _finish(State* s, int t, int r) noexcept:
 cdef int _successors(State* s, State* out) noexcept:
     """Every legal move's result (the order of `EightAndAHalf.successors`); returns the count."""
     cdef int seat = s.seat
+    cdef int after = (seat + 1) % s.n
     cdef int h = 3 * seat, o = h + 1, b = h + 2
     cdef int st = s.v2 | s.lh << 5
     cdef int n = 0, f, k, c, r
@@ -292,7 +377,7 @@ cdef int _successors(State* s, State* out) noexcept:
             n += 1
         if n == 0:
             memcpy(&out[0], s, sizeof(State))
-            _eat(&out[0], seat, 1 - seat)
+            _eat(&out[0], seat, after)
             n = 1
         return n
     for f in range(NF):
@@ -309,7 +394,7 @@ cdef int _successors(State* s, State* out) noexcept:
                 n += 1
         if n == 0:
             memcpy(&out[0], s, sizeof(State))
-            _eat(&out[0], seat, 1 - seat)
+            _eat(&out[0], seat, after)
             n = 1
         return n
     for f in range(NF):
@@ -323,7 +408,7 @@ cdef int _successors(State* s, State* out) noexcept:
                 out[n].c[h][c] += out[n].c[PILE][c]
                 out[n].c[PILE][c] = 0
             out[n].c[h][f] += 1
-            out[n].seat = 1 - seat
+            out[n].seat = after
             out[n].v2 = NONE
             out[n].lh = 0
         else:
@@ -337,25 +422,28 @@ cdef int _successors(State* s, State* out) noexcept:
 
 ctypedef struct Entry:
     uint64_t lo
-    uint64_t hi
+    uint64_t hi      # never 0 in a used slot
     uint64_t pn      # 0: proven (dn holds the proof depth + 1)
     uint64_t dn      # 0: disproven
-    int32_t path     # depth on the current path, -1 when not on it
-    uint32_t spare
+    uint32_t x       # the key's third word (three players)
+    int32_t path     # depth on the current path, -1 when not on it (the safety pass numbers entries here)
 
 
-cdef inline uint64_t _hash(uint64_t lo, uint64_t hi) noexcept:
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi, uint32_t x) noexcept:
     cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
     h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h += (<uint64_t>x) * <uint64_t>0x94D049BB133111EBULL
     h ^= h >> 31
     return h
 
 
 cdef class Prover:
-    """df-pn for one goal about two-player Eight-and-a-half endgames (see the module docstring).
+    """df-pn for one goal about Eight-and-a-half endgames (see the module docstring).
 
-    `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it force a
-    win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at threshold 0).
+    Two players: `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it
+    force a win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at
+    threshold 0). Three players (`players=3`, `for_max` True only): "can `goal_seat` force going
+    out first against the two others together?" (the `Coalition` with `wins_outright`).
     """
 
     cdef Entry* table
@@ -369,6 +457,7 @@ cdef class Prover:
     cdef uint64_t* kdn
     cdef int32_t* kloop
     cdef int goal_seat
+    cdef public int players
     cdef bint for_max
     cdef int attacker
     cdef public double epsilon
@@ -381,7 +470,14 @@ cdef class Prover:
     cdef int stop
     cdef public uint64_t safety_settled
 
-    def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10):
+    def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10,
+                  int players=2):
+        if players != 2 and not (players == 3 and for_max):
+            raise ValueError("the native Eight-and-a-half prover answers two-player win/loss tests and "
+                             "three-player tests of one seat going out first")
+        if not 0 <= goal_seat < players:
+            raise ValueError("goal seat out of range")
+        self.players = players
         self.goal_seat = goal_seat
         self.for_max = for_max
         self.attacker = goal_seat if for_max else 1 - goal_seat
@@ -423,36 +519,37 @@ cdef class Prover:
 
     # -- table ---------------------------------------------------------------------------------
 
-    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi) noexcept:
-        cdef uint64_t i = _hash(lo, hi) & self.mask
+    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi, uint32_t x) noexcept:
+        cdef uint64_t i = _hash(lo, hi, x) & self.mask
         cdef Entry* e
         while True:
             e = &self.table[i]
             if e.hi == 0:
                 return -1
-            if e.lo == lo and e.hi == hi:
+            if e.lo == lo and e.hi == hi and e.x == x:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
-    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn) noexcept:
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint32_t x, uint64_t pn, uint64_t dn) noexcept:
         """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
         cdef uint64_t i
         cdef Entry* e
         if (self.count + 1) * 10 > self.cap * 7:
             if not self._grow():
                 return -1
-        i = _hash(lo, hi) & self.mask
+        i = _hash(lo, hi, x) & self.mask
         while True:
             e = &self.table[i]
             if e.hi == 0:
                 e.lo = lo
                 e.hi = hi
+                e.x = x
                 e.pn = pn
                 e.dn = dn
                 e.path = -1
                 self.count += 1
                 return <int64_t>i
-            if e.lo == lo and e.hi == hi:
+            if e.lo == lo and e.hi == hi and e.x == x:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
@@ -476,7 +573,7 @@ cdef class Prover:
                 continue
             if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
                 continue
-            i = _hash(e.lo, e.hi) & (new_cap - 1)
+            i = _hash(e.lo, e.hi, e.x) & (new_cap - 1)
             while fresh[i].hi != 0:
                 i = (i + 1) & (new_cap - 1)
             fresh[i] = e[0]
@@ -491,17 +588,22 @@ cdef class Prover:
     # -- facts ---------------------------------------------------------------------------------
 
     cdef int _terminal_value(self, State* s) noexcept:
-        """-2 while play goes on; else the value for the goal seat (1 win, -1 loss, 0 tie)."""
-        cdef int a0 = _cards(s, 0), a1 = _cards(s, 1)
-        if a0 and a1:
-            return -2
-        cdef int mine = a0 if self.goal_seat == 0 else a1
-        cdef int theirs = a1 if self.goal_seat == 0 else a0
-        if mine == 0 and theirs > 0:
-            return 1
-        if mine > 0 and theirs == 0:
-            return -1
-        return 0
+        """-2 while play goes on; else 1 if the goal seat went out first, -1 if another did."""
+        cdef int seat
+        for seat in range(self.players):
+            if _cards(s, seat) == 0:
+                return 1 if seat == self.goal_seat else -1
+        return -2
+
+    cdef inline int _defenders_least(self, State* s, bint turns) noexcept:
+        """The fewest cards (or turns) a seat of the defending side still needs."""
+        cdef int seat, v, least = 0x7FFFFFFF
+        for seat in range(self.players):
+            if seat != self.attacker:
+                v = _turns(s, seat) if turns else _cards(s, seat)
+                if v < least:
+                    least = v
+        return least
 
     cdef inline bint _reached(self, int value) noexcept:
         return value >= 1 if self.for_max else value < 0
@@ -509,7 +611,8 @@ cdef class Prover:
     def fact(self, tuple key):
         """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
         cdef uint64_t lo = key[0], hi = key[1]
-        cdef int64_t i = self._find(lo, hi)
+        cdef uint32_t x = key[2]
+        cdef int64_t i = self._find(lo, hi, x)
         cdef State s
         cdef Key k
         if i >= 0:
@@ -520,23 +623,24 @@ cdef class Prover:
             return None
         k.lo = lo
         k.hi = hi
-        _unpack(k, &s)
+        k.x = x
+        _unpack(&k, &s, self.players)
         cdef int v = self._terminal_value(&s)
         if v == -2:
             return None
         cdef bint reached = self._reached(v)
-        i = self._insert(lo, hi, 0 if reached else INF, 1 if reached else 0)
+        i = self._insert(lo, hi, x, 0 if reached else INF, 1 if reached else 0)
         return reached
 
     def numbers(self, tuple key):
         """(proof number, disproof number) of a key in the table, or None."""
-        cdef int64_t i = self._find(key[0], key[1])
+        cdef int64_t i = self._find(key[0], key[1], key[2])
         if i < 0:
             return None
         return self.table[i].pn, self.table[i].dn
 
     def depth(self, tuple key):
-        cdef int64_t i = self._find(key[0], key[1])
+        cdef int64_t i = self._find(key[0], key[1], key[2])
         if i < 0 or self.table[i].pn != 0:
             raise KeyError("not proven")
         return self.table[i].dn - 1
@@ -561,6 +665,7 @@ cdef class Prover:
         cdef uint64_t start = self.expansions
         k.lo = key[0]
         k.hi = key[1]
+        k.x = key[2]
         self.stop = DONE
         self.slice_end = self.expansions + budget
         self.deadline = _now() + seconds
@@ -599,17 +704,17 @@ cdef class Prover:
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        _unpack(key, &s)
+        _unpack(&key, &s, self.players)
         seat = s.seat
         is_or = seat == self.attacker
         n = _successors(&s, self.kids)
         base = <uint64_t>depth * MAXKIDS
         for i in range(n):  # the children's keys, and their slots fetched while the others are made
             self.kkeys[base + i] = _pack(&self.kids[i])
-            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi) & self.mask])
+            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x) & self.mask])
         for i in range(n):
             self.kloop[base + i] = 0x3FFFFFFF
-            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
             if cslot >= 0:
                 e = &self.table[cslot]
                 if e.pn == 0:
@@ -631,11 +736,11 @@ cdef class Prover:
                 if self._reached(v):
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, 0, 1)
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, 0, 1)
                 else:
                     self.kpn[base + i] = INF
                     self.kdn[base + i] = 0
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, INF, 0)
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, INF, 0)
                 if cslot < 0:
                     self.stop = MEMORY
                     out_pn[0] = 1
@@ -644,14 +749,14 @@ cdef class Prover:
                 continue
             if self.kind == 1:
                 a_me = _turns(&self.kids[i], self.attacker)
-                a_opp = _turns(&self.kids[i], 1 - self.attacker)
+                a_opp = self._defenders_least(&self.kids[i], True)
             else:
                 a_me = _cards(&self.kids[i], self.attacker)
-                a_opp = _cards(&self.kids[i], 1 - self.attacker)
+                a_opp = self._defenders_least(&self.kids[i], False)
             lead = a_opp - a_me
             self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
             self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
-        slot = self._insert(key.lo, key.hi, 1, 1)
+        slot = self._insert(key.lo, key.hi, key.x, 1, 1)
         if slot < 0:
             self.stop = MEMORY
             out_pn[0] = 1
@@ -739,7 +844,7 @@ cdef class Prover:
             if self.stop:
                 break
         # the table may have moved (grown): find this node again
-        slot = self._find(key.lo, key.hi)
+        slot = self._find(key.lo, key.hi, key.x)
         if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
             self.stop = MEMORY
             out_pn[0] = 1
@@ -756,14 +861,14 @@ cdef class Prover:
                 d = INF
                 for i in range(n):
                     if self.kpn[base + i] == 0:
-                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
                         p = self.table[cslot].dn if cslot >= 0 else 1
                         if p < d:
                             d = p
             else:
                 d = 0
                 for i in range(n):
-                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
                     p = self.table[cslot].dn if cslot >= 0 else 1
                     if p > d:
                         d = p
@@ -817,14 +922,15 @@ cdef class Prover:
         (Shithead's pass, with one change for speed: the moves inside the set are generated
         once and kept, instead of generated again to list the predecessors.)"""
         cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
-        # the number of each unsettled entry, plus one, in its spare word (0: not in the set), so
-        # a child's number comes with its slot
+        # the number of each unsettled entry in its path word (-1: not in the set), so a child's
+        # number comes with its slot; no position is on a search path between runs, and every
+        # path word is -1 again at the end
         for j in range(cap):
             if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+                self.table[j].path = <int32_t>n
                 n += 1
-                self.table[j].spare = <uint32_t>n
             else:
-                self.table[j].spare = 0
+                self.table[j].path = -1
         if n == 0:
             return False
         e_cap = 4 * n + 64
@@ -851,12 +957,14 @@ cdef class Prover:
         cdef bint late = False
         cdef bint ok = False
         if not (slot_of and counter and unsafe and attacker and pred_start and succ_start and succ and queue):
+            for j in range(cap):
+                self.table[j].path = -1
             free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
             free(succ_start); free(succ); free(queue)
             return False
         for j in range(cap):
-            if self.table[j].spare:
-                slot_of[self.table[j].spare - 1] = j
+            if self.table[j].path >= 0:
+                slot_of[self.table[j].path] = j
         # pass 1: classify children, keep the moves inside the set, count predecessors
         for u in range(<int32_t>n):
             if (u & 65535) == 0 and _now() > deadline:
@@ -865,7 +973,8 @@ cdef class Prover:
             j = slot_of[u]
             k.lo = self.table[j].lo
             k.hi = self.table[j].hi
-            _unpack(k, &st)
+            k.x = self.table[j].x
+            _unpack(&k, &st, self.players)
             attacker[u] = st.seat == self.attacker
             kids = _successors(&st, self.kids)
             bad = False
@@ -880,11 +989,11 @@ cdef class Prover:
                 succ = grown
             for i in range(kids):
                 ck[i] = _pack(&self.kids[i])
-                __builtin_prefetch(&self.table[_hash(ck[i].lo, ck[i].hi) & self.mask])
+                __builtin_prefetch(&self.table[_hash(ck[i].lo, ck[i].hi, ck[i].x) & self.mask])
             for i in range(kids):
-                cs = self._find(ck[i].lo, ck[i].hi)
-                if cs >= 0 and self.table[cs].spare:
-                    c = <int32_t>self.table[cs].spare - 1
+                cs = self._find(ck[i].lo, ck[i].hi, ck[i].x)
+                if cs >= 0 and self.table[cs].path >= 0:
+                    c = self.table[cs].path
                     counter[u] += 1
                     pred_start[c + 1] += 1
                     succ[e_count] = c
@@ -949,6 +1058,8 @@ cdef class Prover:
                     self.table[j].pn = INF
                     self.table[j].dn = 0
                     settled += 1
+        for j in range(cap):
+            self.table[j].path = -1
         free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
         free(succ_start); free(succ); free(queue); free(pred); free(fill)
         if not ok:
@@ -966,24 +1077,25 @@ cdef double _now() noexcept:
 # -- conversion from the Python kernel's keys and a successor check ------------------------------
 
 cdef int _from_python(object k, State* s) except -1:
-    """Read a key of `kernel.NO_SCORING` (two players, banks empty, ≤ 3 open and ≤ 3 blind
-    cards a seat) into a native state."""
-    cdef int f, seat, place, total
+    """Read a key of `kernel.EightAndAHalf` (two or three players, banks empty, ≤ 3 open and ≤ 3
+    blind cards a seat) into a native state. Eaten counts are left out: they never change what
+    can happen, only the score, and the questions asked here are who goes out first."""
+    cdef int f, seat, place, total, n
     cdef object block
     memset(s, 0, sizeof(State))
-    if (k >> 3) & 7 != 2:
-        raise ValueError("the native Eight-and-a-half prover plays two players")
-    if k >> (72 + 152 * 2):
+    n = (k >> 3) & 7
+    if n != 2 and n != 3:
+        raise ValueError("the native Eight-and-a-half prover plays two or three players")
+    if k >> (72 + 152 * n):
         raise ValueError("the native Eight-and-a-half prover needs empty banks")
+    s.n = n
     s.seat = k & 7
     s.v2 = (k >> 9) & 31
     s.lh = (k >> 14) & 1
     for f in range(NF):
         s.c[PILE][f] = (k >> (22 + 4 * f)) & 15
-    for seat in range(2):
+    for seat in range(n):
         block = k >> (72 + 152 * seat)
-        if (block >> 144) & 127:
-            raise ValueError("the native Eight-and-a-half prover keeps no eaten counts (use NO_SCORING)")
         s.table[seat] = (block >> 151) & 1
         for place in range(3):
             total = 0
@@ -993,17 +1105,21 @@ cdef int _from_python(object k, State* s) except -1:
             if place and total > 3:
                 raise ValueError("the native Eight-and-a-half prover needs at most 3 open and 3 blind cards a seat")
     for f in range(NF):
-        if s.c[0][f] + s.c[3][f] + s.c[PILE][f] > COPIES[f]:
+        total = s.c[PILE][f]
+        for seat in range(n):
+            total += s.c[3 * seat][f]
+        if total > COPIES[f]:
             raise ValueError("more cards of a face than the deck holds")
     return 0
 
 
 def native_key(object python_key):
-    """The native (lo, hi) key of a `kernel.NO_SCORING` key (two players, banks empty)."""
+    """The native (lo, hi, x) key of a `kernel.EightAndAHalf` key (two or three players, banks
+    empty; eaten counts dropped)."""
     cdef State s
     _from_python(python_key, &s)
     cdef Key k = _pack(&s)
-    return (k.lo, k.hi)
+    return (k.lo, k.hi, k.x)
 
 
 def successor_keys(object python_key):
@@ -1011,25 +1127,25 @@ def successor_keys(object python_key):
     cdef State s
     cdef State out[MAXKIDS]
     _from_python(python_key, &s)
-    if _cards(&s, 0) == 0 or _cards(&s, 1) == 0:
-        return []
-    cdef int n = _successors(&s, out), i
+    cdef int n = _successors(&s, out) if all(_cards(&s, seat) for seat in range(s.n)) else 0, i
     cdef Key k
     result = []
     for i in range(n):
         k = _pack(&out[i])
-        result.append((k.lo, k.hi))
+        result.append((k.lo, k.hi, k.x))
     return result
 
 
-def unpack_key(tuple key):
+def unpack_key(tuple key, int players=2):
     """The native key read back (for tests): ((hand, open, blind) counts per seat, pile counts,
     seat to move, v2, lh, table bits)."""
     cdef Key k
     cdef State s
     k.lo = key[0]
     k.hi = key[1]
-    _unpack(k, &s)
+    k.x = key[2]
+    _unpack(&k, &s, players)
     seats = tuple(tuple(tuple(s.c[3 * seat + place][f] for f in range(NF)) for place in range(3))
-                  for seat in range(2))
-    return seats, tuple(s.c[PILE][f] for f in range(NF)), s.seat, s.v2, s.lh, (s.table[0], s.table[1])
+                  for seat in range(players))
+    return (seats, tuple(s.c[PILE][f] for f in range(NF)), s.seat, s.v2, s.lh,
+            tuple(s.table[seat] for seat in range(players)))

@@ -618,8 +618,9 @@ class EHKernel:
     only. A key is a position without the pile's card order, which no rule reads; with cards in
     the banks, the banks sit where the order was and move back up here.
 
-    `native_prover` is the compiled df-pn (`_native.pyx`) for the win/loss question of
-    two-player endgames (banks empty) of the game without scores; None elsewhere.
+    `native_prover` is the compiled df-pn (`_native.pyx`) for the endgames (banks empty) of two
+    and three players: the win/loss question of two, and "can this seat force going out first?"
+    (`Coalition` with `wins_outright`) of two or three; None elsewhere.
     """
 
     def __init__(self, game: EightAndAHalf, root: int) -> None:
@@ -630,8 +631,9 @@ class EHKernel:
         self.low_mask = LOW_MASK[n]
         self.banks_off = BANKS_OFF[n]
         self.banks_empty = game.banks_empty(root)
+        # open and blind cards only ever leave: what the root fits, every position reached fits
         self.native_fits = (
-            n == 2 and self.banks_empty and not game.scoring
+            n in (2, 3) and self.banks_empty
             and all(_size((root >> (SEAT_OFFS[s] + off)) & M48) <= 3 for s in range(n) for off in (OPEN_OFF, BLIND_OFF))
         )
 
@@ -662,19 +664,28 @@ class EHKernel:
         return self.game.estimate(k, maximizers, for_max)
 
     def native_prover(self, goal: Any, max_bytes: int) -> Any:
-        """The compiled df-pn for a win/loss threshold test of a two-player endgame (banks empty,
-        no scores kept), with the key map from this kernel's keys; None where it does not apply
-        (the Python prover then runs)."""
-        from halfmoon.solver.core.game import WinLoss
+        """The compiled df-pn for a threshold test whose answer depends only on who goes out
+        first (two-player win/loss, value ≥ 1 and value ≥ 0; "can this seat force going out
+        first?", value ≥ 1), in an endgame of two or three players, with the key map from this
+        kernel's keys (eaten counts are dropped: they never change what can happen); None where
+        it does not apply (the Python prover then runs)."""
+        from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 
         question = goal.question
         if _native is None or not NATIVE or not self.native_fits:
             return None
-        if not isinstance(question, WinLoss) or question.draw_value != 0:
+        if isinstance(question, WinLoss):
+            if self.players != 2 or question.draw_value != 0 or goal.threshold != (1 if goal.for_max else 0):
+                return None
+        elif isinstance(question, Coalition):
+            if question.predicate is not wins_outright or question.draw_value != 0:
+                return None
+            if not goal.for_max or goal.threshold != 1:
+                return None
+        else:
             return None
-        if goal.threshold != (1 if goal.for_max else 0):
-            return None
-        prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE)
+        prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE,
+                                self.players)
         return prover, _native.native_key
 
 
