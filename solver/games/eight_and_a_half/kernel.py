@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
-from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.core.game import Coalition, Outcome, WinLoss, wins_outright
 from halfmoon.solver.errors import IllegalMoveError, LineError
 
 from .position import (
@@ -669,8 +669,6 @@ class EHKernel:
         first?", value ≥ 1), in an endgame of two or three players, with the key map from this
         kernel's keys (eaten counts are dropped: they never change what can happen); None where
         it does not apply (the Python prover then runs)."""
-        from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
-
         question = goal.question
         if _native is None or not NATIVE or not self.native_fits:
             return None
