@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
-from halfmoon.solver.core.game import Outcome
+from halfmoon.solver.core.game import Coalition, Outcome, WinLoss, wins_outright
 from halfmoon.solver.errors import IllegalMoveError, LineError
 
 from .position import (
@@ -97,6 +97,20 @@ LOW_MASK = [(1 << SEQ_OFF[n]) - 1 for n in range(8)]  # header and seats
 CLEAR_SEQ = [~(((1 << SEQ_W) - 1) << SEQ_OFF[n]) for n in range(8)]
 CLEAR_BANK = [[~(BANK_MASK << BANK_OFFS[n][s]) for s in range(8)] for n in range(8)]
 SEQ_MASK = (1 << SEQ_W) - 1
+
+
+ESTIMATE_SCALE = 1  # the compiled prover's initial numbers: 1 + scale × the other side's lead in cards
+NATIVE = True  # tests switch it off to compare with the Python prover
+NATIVE_EPSILON = 1.5
+
+try:  # the compiled prover (setup.py builds it; without it the Python prover gives the same answers, slower)
+    from halfmoon.solver.games.eight_and_a_half import _native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+
+def native_available() -> bool:
+    return _native is not None
 
 
 # -- rule tables -------------------------------------------------------------------------------
@@ -311,6 +325,10 @@ class EightAndAHalf:
         if not for_max:
             lead = -lead
         return 1 + max(0, -lead), 1 + max(0, lead)
+
+    def kernel(self, position: int) -> "EHKernel":
+        """The rules on keys for the core's hot loop (see `EHKernel`)."""
+        return EHKernel(self, position)
 
     # -- conversion helpers ----------------------------------------------------------------
 
@@ -592,6 +610,81 @@ class EightAndAHalf:
     def banks_empty(self, position: int) -> bool:
         """Every bank is empty: the endgame (the banks are the top of the int)."""
         return not position >> BANKS_OFF[(position >> PLAYERS_OFF) & 7]
+
+
+class EHKernel:
+    """The game on its keys (`EightAndAHalf.key`), for the core's hot loop: `successors`,
+    `terminal` and `to_move` take keys, so the provers and the retrograde analysis keep keys
+    only. A key is a position without the pile's card order, which no rule reads; with cards in
+    the banks, the banks sit where the order was and move back up here.
+
+    `native_prover` is the compiled df-pn (`_native.pyx`) for the endgames (banks empty) of two
+    and three players: the win/loss question of two, and "can this seat force going out first?"
+    (`Coalition` with `wins_outright`) of two or three; None elsewhere.
+    """
+
+    def __init__(self, game: EightAndAHalf, root: int) -> None:
+        self.game = game
+        n = game.players(root)
+        self.players = n
+        self.seq_off = SEQ_OFF[n]
+        self.low_mask = LOW_MASK[n]
+        self.banks_off = BANKS_OFF[n]
+        self.banks_empty = game.banks_empty(root)
+        # open and blind cards only ever leave: what the root fits, every position reached fits
+        self.native_fits = (
+            n in (2, 3) and self.banks_empty
+            and all(_size((root >> (SEAT_OFFS[s] + off)) & M48) <= 3 for s in range(n) for off in (OPEN_OFF, BLIND_OFF))
+        )
+
+    def position(self, k: int) -> int:
+        """A position of a key (the pile's order empty)."""
+        banks = k >> self.seq_off
+        if banks:
+            return (k & self.low_mask) | (banks << self.banks_off)
+        return k
+
+    def to_move(self, k: int) -> int:
+        return k & 7
+
+    def terminal(self, k: int) -> EHOutcome | None:
+        if not (k >> WINNER_OFF) & 7:
+            return None
+        return self.game.terminal(self.position(k))
+
+    def successors(self, k: int) -> list[int]:
+        banks = k >> self.seq_off
+        low = self.low_mask
+        if banks:  # `EightAndAHalf.key` of each child: its banks (if any are left) move down again
+            up, down = self.banks_off, self.seq_off
+            return [(c & low) | ((c >> up) << down) for _, c in self.game.successors((k & low) | (banks << up))]
+        return [c & low for _, c in self.game.successors(k)]
+
+    def estimate(self, k: int, maximizers: frozenset[int], for_max: bool) -> tuple[int, int]:
+        return self.game.estimate(k, maximizers, for_max)
+
+    def native_prover(self, goal: Any, max_bytes: int) -> Any:
+        """The compiled df-pn for a threshold test whose answer depends only on who goes out
+        first (two-player win/loss, value ≥ 1 and value ≥ 0; "can this seat force going out
+        first?", value ≥ 1), in an endgame of two or three players, with the key map from this
+        kernel's keys (eaten counts are dropped: they never change what can happen); None where
+        it does not apply (the Python prover then runs)."""
+        question = goal.question
+        if _native is None or not NATIVE or not self.native_fits:
+            return None
+        if isinstance(question, WinLoss):
+            if self.players != 2 or question.draw_value != 0 or goal.threshold != (1 if goal.for_max else 0):
+                return None
+        elif isinstance(question, Coalition):
+            if question.predicate is not wins_outright or question.draw_value != 0:
+                return None
+            if not goal.for_max or goal.threshold != 1:
+                return None
+        else:
+            return None
+        prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE,
+                                self.players)
+        return prover, _native.native_key
 
 
 def _why_not(v2: int, face: int, count: int) -> str:

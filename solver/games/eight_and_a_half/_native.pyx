@@ -1,0 +1,1151 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Eight and a half's df-pn compiled: endgames (banks empty) of two and three players, the
+threshold tests that depend only on who goes out first.
+
+The reference is Python: `kernel.EightAndAHalf` (the rules on packed ints, through
+`kernel.EHKernel` on keys) and `solver.core.proof.Prover` (df-pn with the 1+ε trick, weak proof
+numbers, repetitions never prove, path-dependent disproofs not stored). This module does the
+same search on a smaller key and in native code; the tests compare its successors with the
+kernel's on random positions and its values with the Python prover's and with brute force. What
+differs is representation, never behaviour. Tests answered: two players, win/loss (value ≥ 1:
+can the goal seat force going out first; value ≥ 0: can the other force it); three players,
+"can the goal seat force going out first against the two others?" (`Coalition` with
+`wins_outright`, value ≥ 1). Eaten counts are not kept: they never change what can happen.
+
+- a position is 160 bits at most: two 64-bit words and a 32-bit one. Per face, the distribution
+  of its copies over the hands and the pile is numbered among the tuples with sum ≤ 8, by sum
+  first, so a face with 4 copies needs fewer numbers than one with 8. Two players: (h0, h1,
+  pile) triples, 35 / 84 / 165 numbers for 4 / 6 / 8 copies; low word: faces 1, 2 (6 bits each)
+  and the pairs (0, 3), (4, 5), (6, 7), (8, 9) (84 × 84 < 2^13: 13 bits each); high word: ½
+  and Demon (8 bits each), the open and blind cards of each seat (≤ 3 cards: one of 455
+  multisets, 9 bits each), the pile's value (5 bits, as 1-28, so a used slot's high word is
+  never 0), whether its last non-Demon card is a ½ (1), the seat to move (1), each seat's
+  "started on the table" bit (2); third word 0. Three players: (h0, h1, h2, pile) quadruples
+  (70 / 210 / 495 numbers): low word the eight 6-copy faces (8 bits each); high word ½ and
+  Demon (9 bits each), the pair (1, 2) (13 bits), the pile's value (5), ½ bit (1), seat (2),
+  table bits (3) and the first 22 bits of the six open and blind multisets (54 bits), whose
+  last 32 bits are the third word;
+- the transposition table is open addressing over those keys, 40 bytes an entry (key, 64-bit
+  proof and disproof numbers, the depth on the current path), grown by doubling up to the
+  memory budget; when it is full, unsettled entries are dropped (settled ones are facts and
+  stay);
+- the pile rules are `rules.play_cards` and `rules.combo_fits` turned into tables when the module
+  loads (the same tables as the Python kernel's);
+- children are generated into a buffer indexed by depth, not Python lists; their table slots
+  are prefetched before they are looked up.
+"""
+
+cimport cython
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* address) noexcept nogil
+
+from halfmoon.solver.games.eight_and_a_half.rules import NONE as _PY_NONE, combo_fits, play_cards
+
+cdef enum:
+    NF = 12             # faces: 0-9, ½ (10), Demon (11)
+    MAXSEATS = 3
+    NPLACE = 10         # per seat hand, open, blind (seat s: 3s, 3s + 1, 3s + 2), then the pile
+    PILE = 9
+    HALF = 10
+    EIGHT = 8
+    NONE = 31           # the pile's value when no card with a value lies on it
+    EIGHT_HALF = 17
+    MAXKIDS = 80        # at most 73: one move per card count of each face, and 8+½
+    CHECK_EVERY = 4095
+    MAXDEPTH = 10000
+
+cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
+
+# status codes returned by run()
+DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
+
+# -- tables -------------------------------------------------------------------------------------
+
+cdef int COPIES[NF]
+cdef uint8_t TRIPLE_OF[9][9][9]     # (h0, h1, pile) counts → number (by sum, then order)
+cdef uint8_t TRIPLE[165][3]         # number → counts
+cdef uint16_t QUAD_OF[9][9][9][9]   # (h0, h1, h2, pile) counts → number (by sum, then order)
+cdef uint8_t QUAD[495][4]           # number → counts
+cdef uint16_t SET_OF[13][13][13]    # faces a ≤ b ≤ c (12: no card) → number of a ≤ 3-card multiset
+cdef uint8_t SET[455][3]            # number → faces (12: no card)
+cdef uint8_t MAXK[64][NF]           # pile state (v2 | lh << 5), face → most cards that may go down together
+cdef int16_t RESULT[64][NF][9]      # … and the result of k of them: v2 | lh << 5 | catch << 6, -1 illegal
+cdef bint COMBO_OK[32]
+
+
+cdef void _init_tables() except *:
+    cdef int a, b, c, d, total, idx, v2, lh, face, k
+    for face in range(NF):
+        COPIES[face] = 8 if face >= HALF else (4 if face == 1 or face == 2 else 6)
+    idx = 0
+    for total in range(9):
+        for a in range(total + 1):
+            for b in range(total - a + 1):
+                TRIPLE_OF[a][b][total - a - b] = idx
+                TRIPLE[idx][0] = a
+                TRIPLE[idx][1] = b
+                TRIPLE[idx][2] = total - a - b
+                idx += 1
+    idx = 0
+    for total in range(9):
+        for a in range(total + 1):
+            for b in range(total - a + 1):
+                for c in range(total - a - b + 1):
+                    d = total - a - b - c
+                    QUAD_OF[a][b][c][d] = idx
+                    QUAD[idx][0] = a
+                    QUAD[idx][1] = b
+                    QUAD[idx][2] = c
+                    QUAD[idx][3] = d
+                    idx += 1
+    idx = 0
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                SET_OF[a][b][c] = idx
+                SET[idx][0] = a
+                SET[idx][1] = b
+                SET[idx][2] = c
+                idx += 1
+    assert _PY_NONE == NONE
+    for v2 in range(32):
+        COMBO_OK[v2] = combo_fits(v2)
+        for lh in range(2):
+            for face in range(NF):
+                MAXK[v2 | lh << 5][face] = 0
+                for k in range(9):
+                    RESULT[v2 | lh << 5][face][k] = -1
+                for k in range(1, COPIES[face] + 1):
+                    r = play_cards(v2, bool(lh), face, k)
+                    if r is None:
+                        break
+                    MAXK[v2 | lh << 5][face] = k
+                    RESULT[v2 | lh << 5][face][k] = r[0] | (int(r[1]) << 5) | (int(r[2]) << 6)
+
+_init_tables()
+
+# -- positions ----------------------------------------------------------------------------------
+
+ctypedef struct State:
+    uint8_t c[NPLACE][NF]   # seat s: hand 3s, open 3s + 1, blind 3s + 2; the pile at PILE
+    uint8_t table[MAXSEATS] # the seat has started on the table: eating goes into its hand
+    int n                   # players (2 or 3)
+    int seat
+    int v2
+    int lh
+
+ctypedef struct Key:
+    uint64_t lo
+    uint64_t hi
+    uint32_t x              # the third word (three players; 0 with two)
+
+
+cdef inline int _cards(State* s, int seat) noexcept:
+    """Cards the seat still has to play (hand, open and blind)."""
+    cdef int f, total = 0
+    cdef int b = 3 * seat
+    for f in range(NF):
+        total += s.c[b][f] + s.c[b + 1][f] + s.c[b + 2][f]
+    return total
+
+
+cdef inline int _turns(State* s, int seat) noexcept:
+    """Turns the seat needs to shed everything if never held up: one per face in hand (identical
+    cards go down together), one per table card."""
+    cdef int f, total = 0
+    cdef int b = 3 * seat
+    for f in range(NF):
+        if s.c[b][f]:
+            total += 1
+        total += s.c[b + 1][f] + s.c[b + 2][f]
+    return total
+
+
+cdef inline uint64_t _set(uint8_t* counts) noexcept:
+    """The number of a multiset of ≤ 3 cards (12 counters)."""
+    cdef int f[3]
+    cdef int i = 0, face, k
+    f[0] = 12
+    f[1] = 12
+    f[2] = 12
+    for face in range(NF):
+        for k in range(counts[face]):
+            if i < 3:
+                f[i] = face
+            i += 1
+    return SET_OF[f[0]][f[1]][f[2]]
+
+
+cdef inline uint64_t _triple(State* s, int face) noexcept:
+    return TRIPLE_OF[s.c[0][face]][s.c[3][face]][s.c[PILE][face]]
+
+
+cdef inline uint64_t _quad(State* s, int face) noexcept:
+    return QUAD_OF[s.c[0][face]][s.c[3][face]][s.c[6][face]][s.c[PILE][face]]
+
+
+cdef inline uint64_t _v2_code(int v2) noexcept:
+    """The pile's value as 1-28 (never 0: the high word of a used slot is never 0)."""
+    return 28 if v2 == NONE else v2 + 1
+
+
+cdef inline Key _pack(State* s) noexcept:
+    cdef Key k
+    cdef uint64_t sets
+    if s.n == 2:
+        k.lo = (_triple(s, 1) | _triple(s, 2) << 6
+                | (_triple(s, 0) * 84 + _triple(s, 3)) << 12
+                | (_triple(s, 4) * 84 + _triple(s, 5)) << 25
+                | (_triple(s, 6) * 84 + _triple(s, 7)) << 38
+                | (_triple(s, 8) * 84 + _triple(s, 9)) << 51)
+        k.hi = (_triple(s, 10) | _triple(s, 11) << 8
+                | _set(s.c[1]) << 16 | _set(s.c[2]) << 25 | _set(s.c[4]) << 34 | _set(s.c[5]) << 43
+                | _v2_code(s.v2) << 52 | (<uint64_t>s.lh) << 57 | (<uint64_t>s.seat) << 58
+                | (<uint64_t>s.table[0]) << 59 | (<uint64_t>s.table[1]) << 60)
+        k.x = 0
+        return k
+    k.lo = (_quad(s, 0) | _quad(s, 3) << 8 | _quad(s, 4) << 16 | _quad(s, 5) << 24 | _quad(s, 6) << 32
+            | _quad(s, 7) << 40 | _quad(s, 8) << 48 | _quad(s, 9) << 56)
+    sets = (_set(s.c[1]) | _set(s.c[2]) << 9 | _set(s.c[4]) << 18 | _set(s.c[5]) << 27
+            | _set(s.c[7]) << 36 | _set(s.c[8]) << 45)
+    k.hi = (_quad(s, 10) | _quad(s, 11) << 9 | (_quad(s, 1) * 70 + _quad(s, 2)) << 18
+            | _v2_code(s.v2) << 31 | (<uint64_t>s.lh) << 36 | (<uint64_t>s.seat) << 37
+            | (<uint64_t>s.table[0]) << 39 | (<uint64_t>s.table[1]) << 40 | (<uint64_t>s.table[2]) << 41
+            | (sets & 0x3FFFFF) << 42)
+    k.x = <uint32_t>(sets >> 22)
+    return k
+
+
+cdef inline void _put_triple(State* s, int face, uint64_t idx) noexcept:
+    s.c[0][face] = TRIPLE[idx][0]
+    s.c[3][face] = TRIPLE[idx][1]
+    s.c[PILE][face] = TRIPLE[idx][2]
+
+
+cdef inline void _put_quad(State* s, int face, uint64_t idx) noexcept:
+    s.c[0][face] = QUAD[idx][0]
+    s.c[3][face] = QUAD[idx][1]
+    s.c[6][face] = QUAD[idx][2]
+    s.c[PILE][face] = QUAD[idx][3]
+
+
+cdef inline void _put_set(State* s, int place, uint64_t idx) noexcept:
+    cdef int i
+    for i in range(3):
+        if SET[idx][i] < 12:
+            s.c[place][SET[idx][i]] += 1
+
+
+cdef inline int _v2_of(uint64_t code) noexcept:
+    return NONE if code == 28 else <int>code - 1
+
+
+cdef inline void _unpack(Key* k, State* s, int n) noexcept:
+    cdef uint64_t lo = k.lo, hi = k.hi, pair, sets
+    memset(s, 0, sizeof(State))
+    s.n = n
+    if n == 2:
+        _put_triple(s, 1, lo & 63)
+        _put_triple(s, 2, (lo >> 6) & 63)
+        pair = (lo >> 12) & 8191
+        _put_triple(s, 0, pair // 84)
+        _put_triple(s, 3, pair % 84)
+        pair = (lo >> 25) & 8191
+        _put_triple(s, 4, pair // 84)
+        _put_triple(s, 5, pair % 84)
+        pair = (lo >> 38) & 8191
+        _put_triple(s, 6, pair // 84)
+        _put_triple(s, 7, pair % 84)
+        pair = lo >> 51
+        _put_triple(s, 8, pair // 84)
+        _put_triple(s, 9, pair % 84)
+        _put_triple(s, 10, hi & 255)
+        _put_triple(s, 11, (hi >> 8) & 255)
+        _put_set(s, 1, (hi >> 16) & 511)
+        _put_set(s, 2, (hi >> 25) & 511)
+        _put_set(s, 4, (hi >> 34) & 511)
+        _put_set(s, 5, (hi >> 43) & 511)
+        s.v2 = _v2_of((hi >> 52) & 31)
+        s.lh = (hi >> 57) & 1
+        s.seat = (hi >> 58) & 1
+        s.table[0] = (hi >> 59) & 1
+        s.table[1] = (hi >> 60) & 1
+        return
+    _put_quad(s, 0, lo & 255)
+    _put_quad(s, 3, (lo >> 8) & 255)
+    _put_quad(s, 4, (lo >> 16) & 255)
+    _put_quad(s, 5, (lo >> 24) & 255)
+    _put_quad(s, 6, (lo >> 32) & 255)
+    _put_quad(s, 7, (lo >> 40) & 255)
+    _put_quad(s, 8, (lo >> 48) & 255)
+    _put_quad(s, 9, lo >> 56)
+    _put_quad(s, 10, hi & 511)
+    _put_quad(s, 11, (hi >> 9) & 511)
+    pair = (hi >> 18) & 8191
+    _put_quad(s, 1, pair // 70)
+    _put_quad(s, 2, pair % 70)
+    s.v2 = _v2_of((hi >> 31) & 31)
+    s.lh = (hi >> 36) & 1
+    s.seat = (hi >> 37) & 3
+    s.table[0] = (hi >> 39) & 1
+    s.table[1] = (hi >> 40) & 1
+    s.table[2] = (hi >> 41) & 1
+    sets = (hi >> 42) | (<uint64_t>k.x) << 22
+    _put_set(s, 1, sets & 511)
+    _put_set(s, 2, (sets >> 9) & 511)
+    _put_set(s, 4, (sets >> 18) & 511)
+    _put_set(s, 5, (sets >> 27) & 511)
+    _put_set(s, 7, (sets >> 36) & 511)
+    _put_set(s, 8, (sets >> 45) & 511)
+
+
+# -- the rules (kernel.EightAndAHalf.successors with empty banks, no scores) -------------------
+
+cdef inline void _eat(State* s, int eater, int next_seat) noexcept:
+    """`eater` takes the pile: into the hand once at the table, else it leaves play."""
+    cdef int f
+    cdef int h = 3 * eater
+    if s.table[eater]:
+        for f in range(NF):
+            s.c[h][f] += s.c[PILE][f]
+    for f in range(NF):
+        s.c[PILE][f] = 0
+    s.v2 = NONE
+    s.lh = 0
+    s.seat = next_seat
+
+
+cdef inline void _finish(State* s, int t, int r) noexcept:
+    """After seat `t` put cards down (already moved to the pile): reaching the table, then the
+    catch (the offender, the seat before, eats; the catcher opens again) or the next turn."""
+    cdef int f
+    cdef int h = 3 * t
+    cdef bint empty = True
+    for f in range(NF):
+        if s.c[h][f]:
+            empty = False
+            break
+    if empty:
+        s.table[t] = 1
+    if r & 64:
+        _eat(s, (t + s.n - 1) % s.n, t)
+        return
+    s.seat = (t + 1) % s.n
+    s.v2 = r & 31
+    s.lh = (r >> 5) & 1
+
+
+cdef int _successors(State* s, State* out) noexcept:
+    """Every legal move's result (the order of `EightAndAHalf.successors`); returns the count."""
+    cdef int seat = s.seat
+    cdef int after = (seat + 1) % s.n
+    cdef int h = 3 * seat, o = h + 1, b = h + 2
+    cdef int st = s.v2 | s.lh << 5
+    cdef int n = 0, f, k, c, r
+    cdef bint hand = False, opened = False
+    for f in range(NF):
+        if s.c[h][f]:
+            hand = True
+            break
+    if hand:
+        for f in range(NF):
+            k = s.c[h][f]
+            if k == 0:
+                continue
+            if MAXK[st][f] < k:
+                k = MAXK[st][f]
+            for c in range(1, k + 1):
+                memcpy(&out[n], s, sizeof(State))
+                out[n].c[h][f] -= c
+                out[n].c[PILE][f] += c
+                _finish(&out[n], seat, RESULT[st][f][c])
+                n += 1
+        if s.c[h][EIGHT] and s.c[h][HALF] and COMBO_OK[s.v2]:
+            memcpy(&out[n], s, sizeof(State))
+            out[n].c[h][EIGHT] -= 1
+            out[n].c[h][HALF] -= 1
+            out[n].c[PILE][EIGHT] += 1
+            out[n].c[PILE][HALF] += 1
+            _finish(&out[n], seat, EIGHT_HALF)
+            n += 1
+        if n == 0:
+            memcpy(&out[0], s, sizeof(State))
+            _eat(&out[0], seat, after)
+            n = 1
+        return n
+    for f in range(NF):
+        if s.c[o][f]:
+            opened = True
+            break
+    if opened:
+        for f in range(NF):
+            if s.c[o][f] and MAXK[st][f]:
+                memcpy(&out[n], s, sizeof(State))
+                out[n].c[o][f] -= 1
+                out[n].c[PILE][f] += 1
+                _finish(&out[n], seat, RESULT[st][f][1])
+                n += 1
+        if n == 0:
+            memcpy(&out[0], s, sizeof(State))
+            _eat(&out[0], seat, after)
+            n = 1
+        return n
+    for f in range(NF):
+        if not s.c[b][f]:
+            continue
+        memcpy(&out[n], s, sizeof(State))
+        out[n].c[b][f] -= 1
+        r = RESULT[st][f][1]
+        if r < 0:  # it does not fit: the player eats the pile with it, into the hand
+            for c in range(NF):
+                out[n].c[h][c] += out[n].c[PILE][c]
+                out[n].c[PILE][c] = 0
+            out[n].c[h][f] += 1
+            out[n].seat = after
+            out[n].v2 = NONE
+            out[n].lh = 0
+        else:
+            out[n].c[PILE][f] += 1
+            _finish(&out[n], seat, r)
+        n += 1
+    return n
+
+
+# -- the transposition table --------------------------------------------------------------------
+
+ctypedef struct Entry:
+    uint64_t lo
+    uint64_t hi      # never 0 in a used slot
+    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
+    uint64_t dn      # 0: disproven
+    uint32_t x       # the key's third word (three players)
+    int32_t path     # depth on the current path, -1 when not on it (the safety pass numbers entries here)
+
+
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi, uint32_t x) noexcept:
+    cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h += (<uint64_t>x) * <uint64_t>0x94D049BB133111EBULL
+    h ^= h >> 31
+    return h
+
+
+cdef class Prover:
+    """df-pn for one goal about Eight-and-a-half endgames (see the module docstring).
+
+    Two players: `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it
+    force a win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at
+    threshold 0). Three players (`players=3`, `for_max` True only): "can `goal_seat` force going
+    out first against the two others together?" (the `Coalition` with `wins_outright`).
+    """
+
+    cdef Entry* table
+    cdef uint64_t cap
+    cdef uint64_t mask
+    cdef public uint64_t count
+    cdef uint64_t max_cap
+    cdef State* kids
+    cdef Key* kkeys
+    cdef uint64_t* kpn
+    cdef uint64_t* kdn
+    cdef int32_t* kloop
+    cdef int goal_seat
+    cdef public int players
+    cdef bint for_max
+    cdef int attacker
+    cdef public double epsilon
+    cdef public int scale
+    cdef public int kind
+    cdef public bint weak
+    cdef public uint64_t expansions
+    cdef uint64_t slice_end
+    cdef double deadline
+    cdef int stop
+    cdef public uint64_t safety_settled
+
+    def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10,
+                  int players=2):
+        if players != 2 and not (players == 3 and for_max):
+            raise ValueError("the native Eight-and-a-half prover answers two-player win/loss tests and "
+                             "three-player tests of one seat going out first")
+        if not 0 <= goal_seat < players:
+            raise ValueError("goal seat out of range")
+        self.players = players
+        self.goal_seat = goal_seat
+        self.for_max = for_max
+        self.attacker = goal_seat if for_max else 1 - goal_seat
+        self.epsilon = epsilon
+        self.scale = scale
+        self.cap = 1 << 12
+        self.max_cap = 1 << 12
+        while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
+            self.max_cap *= 2
+        self.mask = self.cap - 1
+        self.table = <Entry*>calloc(self.cap, sizeof(Entry))
+        self.kids = <State*>malloc(MAXKIDS * sizeof(State))
+        self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
+        self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
+        self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
+        if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
+            raise MemoryError("eight-and-a-half native prover: out of memory")
+        self.count = 0
+        self.expansions = 0
+        self.weak = True
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.kids)
+        free(self.kkeys)
+        free(self.kpn)
+        free(self.kdn)
+        free(self.kloop)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
+        return self.cap * sizeof(Entry)
+
+    @property
+    def buffer_bytes(self) -> int:
+        return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
+
+    # -- table ---------------------------------------------------------------------------------
+
+    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi, uint32_t x) noexcept:
+        cdef uint64_t i = _hash(lo, hi, x) & self.mask
+        cdef Entry* e
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                return -1
+            if e.lo == lo and e.hi == hi and e.x == x:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint32_t x, uint64_t pn, uint64_t dn) noexcept:
+        """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
+        cdef uint64_t i
+        cdef Entry* e
+        if (self.count + 1) * 10 > self.cap * 7:
+            if not self._grow():
+                return -1
+        i = _hash(lo, hi, x) & self.mask
+        while True:
+            e = &self.table[i]
+            if e.hi == 0:
+                e.lo = lo
+                e.hi = hi
+                e.x = x
+                e.pn = pn
+                e.dn = dn
+                e.path = -1
+                self.count += 1
+                return <int64_t>i
+            if e.lo == lo and e.hi == hi and e.x == x:
+                return <int64_t>i
+            i = (i + 1) & self.mask
+
+    cdef bint _grow(self) noexcept:
+        """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
+        cdef uint64_t new_cap = self.cap * 2
+        cdef bint keep_all = True
+        if new_cap > self.max_cap:
+            new_cap = self.cap
+            keep_all = False
+        cdef Entry* old = self.table
+        cdef uint64_t old_cap = self.cap
+        cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
+        if fresh == NULL:
+            return False
+        cdef uint64_t j, i, kept = 0
+        cdef Entry* e
+        for j in range(old_cap):
+            e = &old[j]
+            if e.hi == 0:
+                continue
+            if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
+                continue
+            i = _hash(e.lo, e.hi, e.x) & (new_cap - 1)
+            while fresh[i].hi != 0:
+                i = (i + 1) & (new_cap - 1)
+            fresh[i] = e[0]
+            kept += 1
+        free(old)
+        self.table = fresh
+        self.cap = new_cap
+        self.mask = new_cap - 1
+        self.count = kept
+        return (kept + 1) * 10 <= self.cap * 9
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    cdef int _terminal_value(self, State* s) noexcept:
+        """-2 while play goes on; else 1 if the goal seat went out first, -1 if another did."""
+        cdef int seat
+        for seat in range(self.players):
+            if _cards(s, seat) == 0:
+                return 1 if seat == self.goal_seat else -1
+        return -2
+
+    cdef inline int _defenders_least(self, State* s, bint turns) noexcept:
+        """The fewest cards (or turns) a seat of the defending side still needs."""
+        cdef int seat, v, least = 0x7FFFFFFF
+        for seat in range(self.players):
+            if seat != self.attacker:
+                v = _turns(s, seat) if turns else _cards(s, seat)
+                if v < least:
+                    least = v
+        return least
+
+    cdef inline bint _reached(self, int value) noexcept:
+        return value >= 1 if self.for_max else value < 0
+
+    def fact(self, tuple key):
+        """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
+        cdef uint64_t lo = key[0], hi = key[1]
+        cdef uint32_t x = key[2]
+        cdef int64_t i = self._find(lo, hi, x)
+        cdef State s
+        cdef Key k
+        if i >= 0:
+            if self.table[i].pn == 0:
+                return True
+            if self.table[i].dn == 0:
+                return False
+            return None
+        k.lo = lo
+        k.hi = hi
+        k.x = x
+        _unpack(&k, &s, self.players)
+        cdef int v = self._terminal_value(&s)
+        if v == -2:
+            return None
+        cdef bint reached = self._reached(v)
+        i = self._insert(lo, hi, x, 0 if reached else INF, 1 if reached else 0)
+        return reached
+
+    def numbers(self, tuple key):
+        """(proof number, disproof number) of a key in the table, or None."""
+        cdef int64_t i = self._find(key[0], key[1], key[2])
+        if i < 0:
+            return None
+        return self.table[i].pn, self.table[i].dn
+
+    def depth(self, tuple key):
+        cdef int64_t i = self._find(key[0], key[1], key[2])
+        if i < 0 or self.table[i].pn != 0:
+            raise KeyError("not proven")
+        return self.table[i].dn - 1
+
+    def purge(self):
+        """Drop the unsettled entries (facts stay); returns how many were dropped."""
+        cdef uint64_t before = self.count
+        cdef uint64_t saved = self.max_cap
+        self.max_cap = self.cap  # no room to grow: _grow drops what is not settled
+        self._grow()
+        self.max_cap = saved
+        return before - self.count
+
+    # -- search --------------------------------------------------------------------------------
+
+    def run(self, tuple key, uint64_t budget, double seconds):
+        """df-pn from a root until it is settled, `budget` expansions are used or `seconds` pass.
+        Returns (status, expansions used)."""
+        cdef uint64_t pn, dn
+        cdef int32_t loop
+        cdef Key k
+        cdef uint64_t start = self.expansions
+        k.lo = key[0]
+        k.hi = key[1]
+        k.x = key[2]
+        self.stop = DONE
+        self.slice_end = self.expansions + budget
+        self.deadline = _now() + seconds
+        if self.fact(key) is not None:
+            return DONE, 0
+        self._mid(k, INF, INF, 0, &pn, &dn, &loop)
+        if self.stop == INTERRUPTED:
+            PyErr_CheckSignals()
+        return self.stop, self.expansions - start
+
+    cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept:
+        cdef State s
+        cdef int n, i, best, v, seat
+        cdef int64_t slot, cslot
+        cdef uint64_t base
+        cdef uint64_t sum_
+        cdef uint64_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
+        cdef int32_t loop, lp
+        cdef bint is_or
+        cdef int a_me, a_opp, lead, att_cards, def_cards
+        cdef uint64_t live, top_
+        cdef Entry* e
+        self.expansions += 1
+        out_loop[0] = 0x3FFFFFFF
+        if self.expansions >= self.slice_end:
+            self.stop = PAUSED
+        elif (self.expansions & CHECK_EVERY) == 0:
+            if _now() > self.deadline:
+                self.stop = TIME
+            elif PyErr_CheckSignals() != 0:
+                self.stop = INTERRUPTED
+        if depth >= MAXDEPTH - 1:
+            self.stop = DEPTH
+        if self.stop:
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        _unpack(&key, &s, self.players)
+        seat = s.seat
+        is_or = seat == self.attacker
+        n = _successors(&s, self.kids)
+        base = <uint64_t>depth * MAXKIDS
+        for i in range(n):  # the children's keys, and their slots fetched while the others are made
+            self.kkeys[base + i] = _pack(&self.kids[i])
+            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x) & self.mask])
+        for i in range(n):
+            self.kloop[base + i] = 0x3FFFFFFF
+            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+            if cslot >= 0:
+                e = &self.table[cslot]
+                if e.pn == 0:
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                elif e.dn == 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                elif e.path >= 0:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    self.kloop[base + i] = e.path
+                else:
+                    self.kpn[base + i] = e.pn
+                    self.kdn[base + i] = e.dn
+                continue
+            v = self._terminal_value(&self.kids[i])
+            if v != -2:
+                if self._reached(v):
+                    self.kpn[base + i] = 0
+                    self.kdn[base + i] = INF
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, 0, 1)
+                else:
+                    self.kpn[base + i] = INF
+                    self.kdn[base + i] = 0
+                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, INF, 0)
+                if cslot < 0:
+                    self.stop = MEMORY
+                    out_pn[0] = 1
+                    out_dn[0] = 1
+                    return
+                continue
+            if self.kind == 1:
+                a_me = _turns(&self.kids[i], self.attacker)
+                a_opp = self._defenders_least(&self.kids[i], True)
+            else:
+                a_me = _cards(&self.kids[i], self.attacker)
+                a_opp = self._defenders_least(&self.kids[i], False)
+            lead = a_opp - a_me
+            self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
+            self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
+        slot = self._insert(key.lo, key.hi, key.x, 1, 1)
+        if slot < 0:
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        self.table[slot].path = depth
+        pn0 = 0
+        dn0 = 0
+        while True:
+            live = 0
+            top_ = 0
+            if is_or:
+                pn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    p = self.kpn[base + i]
+                    d = self.kdn[base + i]
+                    sum_ += d
+                    if sum_ > INF:
+                        sum_ = INF
+                    if d:
+                        live += 1
+                        if d > top_:
+                            top_ = d
+                    if p < pn:
+                        second = pn
+                        pn = p
+                        best = i
+                    elif p < second:
+                        second = p
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                dn = INF if sum_ > INF else sum_
+            else:
+                dn = INF
+                second = INF
+                sum_ = 0
+                best = 0
+                for i in range(n):
+                    d = self.kdn[base + i]
+                    p = self.kpn[base + i]
+                    sum_ += p
+                    if sum_ > INF:
+                        sum_ = INF
+                    if p:
+                        live += 1
+                        if p > top_:
+                            top_ = p
+                    if d < dn:
+                        second = dn
+                        dn = d
+                        best = i
+                    elif d < second:
+                        second = d
+                if self.weak and live:
+                    sum_ = <uint64_t>top_ + live - 1
+                pn = INF if sum_ > INF else sum_
+            if pn0 == 0 and dn0 == 0:
+                pn0 = pn if pn else 1
+                dn0 = dn if dn else 1
+            if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+                break
+            if is_or:
+                c_pn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_pn > th_pn:
+                    c_pn = th_pn
+                if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
+                    sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
+                c_dn = INF if sum_ > INF else sum_
+            else:
+                c_dn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
+                if c_dn > th_dn:
+                    c_dn = th_dn
+                if self.weak:
+                    sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
+                else:
+                    sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
+                c_pn = INF if sum_ > INF else sum_
+            self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
+                      &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
+            if self.stop:
+                break
+        # the table may have moved (grown): find this node again
+        slot = self._find(key.lo, key.hi, key.x)
+        if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
+            self.stop = MEMORY
+            out_pn[0] = 1
+            out_dn[0] = 1
+            return
+        e = &self.table[slot]
+        e.path = -1
+        if self.stop:
+            out_pn[0] = e.pn
+            out_dn[0] = e.dn
+            return
+        if pn == 0:
+            if is_or:
+                d = INF
+                for i in range(n):
+                    if self.kpn[base + i] == 0:
+                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+                        p = self.table[cslot].dn if cslot >= 0 else 1
+                        if p < d:
+                            d = p
+            else:
+                d = 0
+                for i in range(n):
+                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+                    p = self.table[cslot].dn if cslot >= 0 else 1
+                    if p > d:
+                        d = p
+            e = &self.table[slot]
+            e.pn = 0
+            e.dn = d + 1
+            out_pn[0] = 0
+            out_dn[0] = INF
+            return
+        if dn == 0:
+            if is_or:
+                loop = 0x3FFFFFFF
+                for i in range(n):
+                    if self.kloop[base + i] < loop:
+                        loop = self.kloop[base + i]
+            else:
+                loop = -1
+                for i in range(n):
+                    if self.kdn[base + i] == 0 and self.kloop[base + i] > loop:
+                        loop = self.kloop[base + i]
+            if loop >= depth:
+                e.pn = INF
+                e.dn = 0
+                out_pn[0] = INF
+                out_dn[0] = 0
+                return
+            # depends on the path above: used by the ancestors now, not stored as a fact (the
+            # entry keeps small numbers: elsewhere the position is searched afresh)
+            e.pn = pn0 if pn0 < 1024 else 1024
+            e.dn = dn0 if 0 < dn0 < 1024 else 1
+            out_pn[0] = INF
+            out_dn[0] = 0
+            out_loop[0] = loop
+            return
+        e.pn = pn
+        e.dn = dn
+        out_pn[0] = pn
+        out_dn[0] = dn
+
+
+    # -- closing the explored region: disproofs that go round in circles -------------------
+
+    def safety(self, tuple root, double seconds=1e9):
+        """Settle disproofs that df-pn cannot store (they rely on repetitions): the greatest set
+        of unsettled explored positions in which the defender can keep play for ever — every
+        defender position has a move into the set or to a disproven position, every attacker
+        move stays in the set or reaches a disproven position. No goal is reachable from such a
+        set, so every position in it is disproven (a fact). Unexplored children count against
+        the defender. Returns whether `root` was settled; the positions found are stored.
+
+        (Shithead's pass, with one change for speed: the moves inside the set are generated
+        once and kept, instead of generated again to list the predecessors.)"""
+        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
+        # the number of each unsettled entry in its path word (-1: not in the set), so a child's
+        # number comes with its slot; no position is on a search path between runs, and every
+        # path word is -1 again at the end
+        for j in range(cap):
+            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+                self.table[j].path = <int32_t>n
+                n += 1
+            else:
+                self.table[j].path = -1
+        if n == 0:
+            return False
+        e_cap = 4 * n + 64
+        cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
+        cdef int32_t* counter = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef uint8_t* unsafe = <uint8_t*>calloc(n, 1)
+        cdef uint8_t* attacker = <uint8_t*>malloc(n)
+        cdef int64_t* pred_start = <int64_t*>calloc(n + 1, sizeof(int64_t))
+        cdef int64_t* succ_start = <int64_t*>malloc((n + 1) * sizeof(int64_t))
+        cdef int32_t* succ = <int32_t*>malloc(e_cap * sizeof(int32_t))
+        cdef int32_t* queue = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef int32_t* pred = NULL
+        cdef int32_t* grown = NULL
+        cdef int64_t* fill = NULL
+        cdef State st
+        cdef Key k
+        cdef Key ck[MAXKIDS]
+        cdef int kids, i, v
+        cdef int64_t cs, e
+        cdef int32_t u, c, pidx
+        cdef bint bad
+        cdef uint64_t settled = 0
+        cdef double deadline = _now() + seconds
+        cdef bint late = False
+        cdef bint ok = False
+        if not (slot_of and counter and unsafe and attacker and pred_start and succ_start and succ and queue):
+            for j in range(cap):
+                self.table[j].path = -1
+            free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+            free(succ_start); free(succ); free(queue)
+            return False
+        for j in range(cap):
+            if self.table[j].path >= 0:
+                slot_of[self.table[j].path] = j
+        # pass 1: classify children, keep the moves inside the set, count predecessors
+        for u in range(<int32_t>n):
+            if (u & 65535) == 0 and _now() > deadline:
+                late = True
+                break
+            j = slot_of[u]
+            k.lo = self.table[j].lo
+            k.hi = self.table[j].hi
+            k.x = self.table[j].x
+            _unpack(&k, &st, self.players)
+            attacker[u] = st.seat == self.attacker
+            kids = _successors(&st, self.kids)
+            bad = False
+            counter[u] = 0
+            succ_start[u] = e_count
+            if e_count + kids > e_cap:
+                e_cap = 2 * e_cap + kids
+                grown = <int32_t*>realloc(succ, e_cap * sizeof(int32_t))
+                if grown == NULL:
+                    late = True
+                    break
+                succ = grown
+            for i in range(kids):
+                ck[i] = _pack(&self.kids[i])
+                __builtin_prefetch(&self.table[_hash(ck[i].lo, ck[i].hi, ck[i].x) & self.mask])
+            for i in range(kids):
+                cs = self._find(ck[i].lo, ck[i].hi, ck[i].x)
+                if cs >= 0 and self.table[cs].path >= 0:
+                    c = self.table[cs].path
+                    counter[u] += 1
+                    pred_start[c + 1] += 1
+                    succ[e_count] = c
+                    e_count += 1
+                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                    if not attacker[u]:
+                        counter[u] += 1 << 20  # a safe move that never goes away
+                elif cs >= 0:  # proven
+                    bad = True
+                else:
+                    v = self._terminal_value(&self.kids[i])
+                    if v == -2 or self._reached(v):  # unexplored, or the goal
+                        bad = True
+                    elif not attacker[u]:
+                        counter[u] += 1 << 20
+            if attacker[u]:
+                if bad:
+                    unsafe[u] = 1
+                    queue[q_tail] = u
+                    q_tail += 1
+            elif counter[u] == 0:
+                unsafe[u] = 1
+                queue[q_tail] = u
+                q_tail += 1
+        if not late:
+            succ_start[n] = e_count
+            for u in range(<int32_t>n):
+                pred_start[u + 1] += pred_start[u]
+            pred = <int32_t*>malloc((pred_start[n] + 1) * sizeof(int32_t))
+            fill = <int64_t*>malloc(n * sizeof(int64_t))
+            ok = pred != NULL and fill != NULL
+        if ok:
+            memcpy(fill, pred_start, n * sizeof(int64_t))
+            # pass 2: the predecessor lists, from the kept moves
+            for u in range(<int32_t>n):
+                for e in range(succ_start[u], succ_start[u + 1]):
+                    c = succ[e]
+                    pred[fill[c]] = u
+                    fill[c] += 1
+            # propagate: an attacker position with an unsafe move is unsafe; a defender position
+            # whose last safe move became unsafe is unsafe
+            while q_head < q_tail:
+                u = queue[q_head]
+                q_head += 1
+                for e in range(pred_start[u], pred_start[u + 1]):
+                    pidx = pred[e]
+                    if unsafe[pidx]:
+                        continue
+                    if attacker[pidx]:
+                        unsafe[pidx] = 1
+                        queue[q_tail] = pidx
+                        q_tail += 1
+                    else:
+                        counter[pidx] -= 1
+                        if counter[pidx] == 0:
+                            unsafe[pidx] = 1
+                            queue[q_tail] = pidx
+                            q_tail += 1
+            for u in range(<int32_t>n):
+                if not unsafe[u]:
+                    j = slot_of[u]
+                    self.table[j].pn = INF
+                    self.table[j].dn = 0
+                    settled += 1
+        for j in range(cap):
+            self.table[j].path = -1
+        free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+        free(succ_start); free(succ); free(queue); free(pred); free(fill)
+        if not ok:
+            return False
+        self.safety_settled += settled
+        return self.fact(root) is False
+
+
+cdef double _now() noexcept:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# -- conversion from the Python kernel's keys and a successor check ------------------------------
+
+cdef int _from_python(object k, State* s) except -1:
+    """Read a key of `kernel.EightAndAHalf` (two or three players, banks empty, ≤ 3 open and ≤ 3
+    blind cards a seat) into a native state. Eaten counts are left out: they never change what
+    can happen, only the score, and the questions asked here are who goes out first."""
+    cdef int f, seat, place, total, n
+    cdef object block
+    memset(s, 0, sizeof(State))
+    n = (k >> 3) & 7
+    if n != 2 and n != 3:
+        raise ValueError("the native Eight-and-a-half prover plays two or three players")
+    if k >> (72 + 152 * n):
+        raise ValueError("the native Eight-and-a-half prover needs empty banks")
+    s.n = n
+    s.seat = k & 7
+    s.v2 = (k >> 9) & 31
+    s.lh = (k >> 14) & 1
+    for f in range(NF):
+        s.c[PILE][f] = (k >> (22 + 4 * f)) & 15
+    for seat in range(n):
+        block = k >> (72 + 152 * seat)
+        s.table[seat] = (block >> 151) & 1
+        for place in range(3):
+            total = 0
+            for f in range(NF):
+                s.c[3 * seat + place][f] = (block >> (48 * place + 4 * f)) & 15
+                total += s.c[3 * seat + place][f]
+            if place and total > 3:
+                raise ValueError("the native Eight-and-a-half prover needs at most 3 open and 3 blind cards a seat")
+    for f in range(NF):
+        total = s.c[PILE][f]
+        for seat in range(n):
+            total += s.c[3 * seat][f]
+        if total > COPIES[f]:
+            raise ValueError("more cards of a face than the deck holds")
+    return 0
+
+
+def native_key(object python_key):
+    """The native (lo, hi, x) key of a `kernel.EightAndAHalf` key (two or three players, banks
+    empty; eaten counts dropped)."""
+    cdef State s
+    _from_python(python_key, &s)
+    cdef Key k = _pack(&s)
+    return (k.lo, k.hi, k.x)
+
+
+def successor_keys(object python_key):
+    """The native keys of every legal move's result (for the conformance test)."""
+    cdef State s
+    cdef State out[MAXKIDS]
+    _from_python(python_key, &s)
+    cdef int n = _successors(&s, out) if all(_cards(&s, seat) for seat in range(s.n)) else 0, i
+    cdef Key k
+    result = []
+    for i in range(n):
+        k = _pack(&out[i])
+        result.append((k.lo, k.hi, k.x))
+    return result
+
+
+def unpack_key(tuple key, int players=2):
+    """The native key read back (for tests): ((hand, open, blind) counts per seat, pile counts,
+    seat to move, v2, lh, table bits)."""
+    cdef Key k
+    cdef State s
+    k.lo = key[0]
+    k.hi = key[1]
+    k.x = key[2]
+    _unpack(&k, &s, players)
+    seats = tuple(tuple(tuple(s.c[3 * seat + place][f] for f in range(NF)) for place in range(3))
+                  for seat in range(players))
+    return (seats, tuple(s.c[PILE][f] for f in range(NF)), s.seat, s.v2, s.lh,
+            tuple(s.table[seat] for seat in range(players)))
