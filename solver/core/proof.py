@@ -30,6 +30,7 @@ position repeats.
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
@@ -111,6 +112,7 @@ class Goal:
 
 NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
 SAFETY_FROM = 1_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
+SAFETY_SHARE = 0.2  # ... as long as those passes have taken at most this share of the solve's time so far
 
 
 class NativeProver:
@@ -127,6 +129,7 @@ class NativeProver:
         self.budget = budget
         self.counter = counter
         self.checked_at = 0  # table size at the last safety check
+        self.safety_seconds = 0.0  # time spent in safety passes
 
     @property
     def size(self) -> int:
@@ -172,10 +175,16 @@ class NativeProver:
             self.budget.check_now()  # paused at the chunk's end: limits and progress, then go on
             size = self.size
             safety = getattr(self.native, "safety", None)
-            if safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at:
+            if (safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at
+                    and self.safety_seconds <= SAFETY_SHARE * self.budget.elapsed()):
+                # a pass costs time in proportion to the table and settles only endless play: a
+                # share of the time keeps proofs of wins fast and still settles draws
                 self.checked_at = size
                 remaining = self.budget.remaining_seconds()
-                if safety(key, 1e9 if remaining is None else remaining):
+                started = time.perf_counter()
+                closed = safety(key, 1e9 if remaining is None else remaining)
+                self.safety_seconds += time.perf_counter() - started
+                if closed:
                     return False
 
 
@@ -528,6 +537,8 @@ def solve_proof(
         line, end, final = _line(game, position, view, q, lo, max_line, budget, counter)
         solutions.append(Solution(SOLVED, lo, move_values, tuple(line), end, final, "proof", n, counter[0], 0,
                                   budget.elapsed(), bytes_per_position, "", question.draw_value, info))
+    for q in qs:  # free the tables now: the budget's counter closure makes a cycle the collector
+        q.provers.clear()  # would free only later, and compiled tables are big but invisible to it
     return solutions
 
 
