@@ -17,7 +17,7 @@ from .verdicts import Limits
 
 #: An endgame question's budgets when the caller sets none: one minute, 5 million positions,
 #: 6 GiB of growth in resident memory.
-DEFAULT_LIMITS = Limits(seconds=60.0, nodes=5_000_000, memory_bytes=6 * 1024**3)
+DEFAULT_LIMITS = Limits(seconds=60.0, nodes=50_000_000, memory_bytes=6 * 1024**3)
 
 
 def play_to_endgame(adapter: EndgameAdapter, position: Any, seed: int) -> tuple[Any, list[str]]:
