@@ -30,7 +30,6 @@ position repeats.
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
@@ -112,7 +111,7 @@ class Goal:
 
 NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
 SAFETY_FROM = 1_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
-SAFETY_SHARE = 0.2  # ... as long as those passes have taken at most this share of the solve's time so far
+SAFETY_SHARE = 0.1  # ... while the positions those passes went through stay within this share of the expansions
 
 
 class NativeProver:
@@ -129,7 +128,8 @@ class NativeProver:
         self.budget = budget
         self.counter = counter
         self.checked_at = 0  # table size at the last safety check
-        self.safety_seconds = 0.0  # time spent in safety passes
+        self.safety_work = 0  # positions gone through by safety passes (each costs about an expansion)
+        self.expansions = 0
 
     @property
     def size(self) -> int:
@@ -161,6 +161,7 @@ class NativeProver:
             remaining = self.budget.remaining_seconds()
             status, used = self.native.run(key, allowed, 1e9 if remaining is None else remaining)
             counter[0] += used
+            self.expansions += used
             if status == 0:
                 settled = self.native.fact(key)
                 return settled
@@ -176,15 +177,14 @@ class NativeProver:
             size = self.size
             safety = getattr(self.native, "safety", None)
             if (safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at
-                    and self.safety_seconds <= SAFETY_SHARE * self.budget.elapsed()):
-                # a pass costs time in proportion to the table and settles only endless play: a
-                # share of the time keeps proofs of wins fast and still settles draws
+                    and self.safety_work + size <= SAFETY_SHARE * self.expansions):
+                # a pass costs work in proportion to the table and settles only endless play: a
+                # share of the work keeps proofs of wins fast and still settles draws (counted in
+                # positions, not seconds, so that a solve is the same on a busy machine)
                 self.checked_at = size
+                self.safety_work += size
                 remaining = self.budget.remaining_seconds()
-                started = time.perf_counter()
-                closed = safety(key, 1e9 if remaining is None else remaining)
-                self.safety_seconds += time.perf_counter() - started
-                if closed:
+                if safety(key, 1e9 if remaining is None else remaining):
                     return False
 
 

@@ -25,6 +25,10 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+
+cdef extern from *:
+    void __builtin_prefetch(const void* address) noexcept nogil
+
 cdef enum:
     NPLACE = 7          # hand0, up0, down0, hand1, up1, down1, pile
     PILE = 6
@@ -46,7 +50,7 @@ cdef int NCOMB = 0
 cdef bint CAN[14][14]            # CAN[rank][top]
 cdef int ORDER[13]               # ranks by strength: 2 3 4 … K A
 
-cdef int _strength(int r):
+cdef int _strength(int r) noexcept:
     return 14 if r == 1 else r
 
 cdef void _init_tables():
@@ -101,7 +105,7 @@ ctypedef struct Key:
     uint64_t hi
 
 
-cdef inline int _cards(State* s, int seat):
+cdef inline int _cards(State* s, int seat) noexcept:
     cdef int r, total = 0
     cdef int b = 3 * seat
     for r in range(1, 14):
@@ -109,7 +113,7 @@ cdef inline int _cards(State* s, int seat):
     return total
 
 
-cdef inline int _turns(State* s, int seat):
+cdef inline int _turns(State* s, int seat) noexcept:
     """Turns a player needs to shed every card if never held up: one per rank in hand, one per
     table card; tens give the turn back."""
     cdef int r, total = 0
@@ -122,7 +126,7 @@ cdef inline int _turns(State* s, int seat):
     return total if total > 0 else 0
 
 
-cdef inline Key _pack(State* s):
+cdef inline Key _pack(State* s) noexcept:
     cdef Key k
     cdef uint64_t lo = 0, hi = 0
     cdef int r, code, bit
@@ -150,7 +154,7 @@ cdef inline Key _pack(State* s):
     return k
 
 
-cdef inline void _unpack(Key k, State* s):
+cdef inline void _unpack(Key k, State* s) noexcept:
     cdef int r, bit, i
     cdef uint64_t idx
     for r in range(1, 14):
@@ -174,7 +178,7 @@ cdef inline void _unpack(Key k, State* s):
         s.run_rank = s.top if s.run_len > 0 else 0
 
 
-cdef inline void _finish(State* s, int seat, int steps, bint again):
+cdef inline void _finish(State* s, int seat, int steps, bint again) noexcept:
     cdef int a0 = _cards(s, 0) > 0
     cdef int a1 = _cards(s, 1) > 0
     if a0 + a1 <= 1:
@@ -187,7 +191,7 @@ cdef inline void _finish(State* s, int seat, int steps, bint again):
         s.seat = seat if steps % 2 == 0 else 1 - seat
 
 
-cdef inline void _play(State* s, int seat, int r, int cnt):
+cdef inline void _play(State* s, int seat, int r, int cnt) noexcept:
     """Cards already taken from the player: put `cnt` cards of rank `r` on the pile."""
     cdef int new_run, i
     if r == s.run_rank and s.run_len > 0:
@@ -210,7 +214,7 @@ cdef inline void _play(State* s, int seat, int r, int cnt):
     _finish(s, seat, 1 + (cnt if r == 8 else 0), False)
 
 
-cdef inline void _take_pile(State* s, int seat, int h):
+cdef inline void _take_pile(State* s, int seat, int h) noexcept:
     cdef int i
     for i in range(1, 14):
         s.c[h][i] += s.c[PILE][i]
@@ -221,7 +225,7 @@ cdef inline void _take_pile(State* s, int seat, int h):
     _finish(s, seat, 1, False)
 
 
-cdef int _successors(State* s, State* out):
+cdef int _successors(State* s, State* out) noexcept:
     """Every legal move's result (the order of `ShitheadKernel.successors`); returns the count."""
     cdef int seat = s.seat
     cdef int h = 3 * seat, u = h + 1, d = h + 2
@@ -288,7 +292,7 @@ ctypedef struct Entry:
     uint32_t spare
 
 
-cdef inline uint64_t _hash(uint64_t lo, uint64_t hi):
+cdef inline uint64_t _hash(uint64_t lo, uint64_t hi) noexcept:
     cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
     h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
     h ^= h >> 31
@@ -367,7 +371,7 @@ cdef class Prover:
 
     # -- table ---------------------------------------------------------------------------------
 
-    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi):
+    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi) noexcept:
         cdef uint64_t i = _hash(lo, hi) & self.mask
         cdef Entry* e
         while True:
@@ -378,7 +382,7 @@ cdef class Prover:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
-    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn):
+    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn) noexcept:
         """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
         cdef uint64_t i
         cdef Entry* e
@@ -400,7 +404,7 @@ cdef class Prover:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
-    cdef bint _grow(self):
+    cdef bint _grow(self) noexcept:
         """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
         cdef uint64_t new_cap = self.cap * 2
         cdef bint keep_all = True
@@ -434,7 +438,7 @@ cdef class Prover:
 
     # -- facts ---------------------------------------------------------------------------------
 
-    cdef int _terminal_value(self, State* s):
+    cdef int _terminal_value(self, State* s) noexcept:
         """-2 while play goes on; else the value for the goal seat (1 win, -1 loss, 0 tie)."""
         cdef int a0 = _cards(s, 0), a1 = _cards(s, 1)
         if a0 and a1:
@@ -447,7 +451,7 @@ cdef class Prover:
             return -1
         return 0
 
-    cdef inline bint _reached(self, int value):
+    cdef inline bint _reached(self, int value) noexcept:
         return value >= 1 if self.for_max else value < 0
 
     def fact(self, tuple key):
@@ -548,8 +552,10 @@ cdef class Prover:
         is_or = seat == self.attacker
         n = _successors(&s, self.kids)
         base = <uint64_t>depth * MAXKIDS
-        for i in range(n):
+        for i in range(n):  # the children's keys, and their slots fetched while the others are made
             self.kkeys[base + i] = _pack(&self.kids[i])
+            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi) & self.mask])
+        for i in range(n):
             self.kloop[base + i] = 0x3FFFFFFF
             cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
             if cslot >= 0:
@@ -895,7 +901,7 @@ cdef class Prover:
         return self.fact(root) is False
 
 
-cdef double _now():
+cdef double _now() noexcept:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
