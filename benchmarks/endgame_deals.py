@@ -6,7 +6,9 @@ every question is answered through the facade (`halfmoon.endgame`, the command's
 the given limits (60 s by default, one process). A position counts as *decided* when every
 question about it is answered exactly (the value of the position; a move left unknown does not
 count against it). Reported per game and player count: the share decided, the distribution of
-seconds (median, p90, max), positions per second and bytes per position, and the machine's load
+seconds (median, p90, max: the whole solve, every move's value included, and `value_seconds`:
+until the position's value was known, where the method says), positions per second and bytes
+per position (solves that stored ≥ 100 000 positions), and the machine's load
 average before and after (the machine is shared: compare positions, not seconds, across runs).
 
     python benchmarks/endgame_deals.py --games shithead --players 2 --deals 0-99 --out benchmarks/results/endgame_deals_shithead.json
@@ -77,6 +79,8 @@ def run_one(game: str, code: str, limits: halfmoon.Limits, method: str) -> dict[
         "method": questions[0]["method"] if questions else None,
         "seconds": round(seconds, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),
+        "value_seconds": max((q["value_seconds"] for q in questions if q.get("value_seconds") is not None), default=None)
+        if solved and len(solved) == len(questions) else None,
         "positions": max((q["positions"] for q in questions), default=0),
         "positions_per_second": round(max((q["positions"] for q in questions), default=0) / seconds) if seconds else None,
         "bytes_per_position": max((q["bytes_per_position"] for q in questions), default=0),
@@ -137,8 +141,12 @@ def main() -> None:
                 "decided": len(decided),
                 "share_decided": round(len(decided) / len(group_rows), 3),
                 "seconds_decided": distribution([r["seconds"] for r in decided]),
+                "value_seconds_decided": distribution([r["value_seconds"] for r in decided if r.get("value_seconds") is not None]),
                 "positions_per_second": distribution([float(r["positions_per_second"] or 0) for r in group_rows]),
-                "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows]),
+                # a table's fixed first allocation over a handful of positions says nothing: solves
+                # that stored at least 100 000 positions
+                "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows
+                                                    if r["positions"] >= 100_000]),
                 "cards_in_play": distribution([float(r["cards"]) for r in group_rows if r["cards"] is not None]),
             })
             print(json.dumps(groups[-1]), file=sys.stderr, flush=True)

@@ -64,7 +64,7 @@ DOCUMENTED_KEYS = {
     "rules list": {"preset", "name", "tag", "deck", "piles", "depths", "reserve", "stock", "removals", "win"},
     "endgame": {"game", "players", "to_move", "terminal", "position", "notes", "played", "questions"},
     "endgame question": {"id", "text", "seat", "status", "value", "word", "bounds", "moves", "line", "line_end",
-                         "method", "positions", "nodes", "edges", "seconds", "positions_per_second",
+                         "method", "positions", "nodes", "edges", "seconds", "value_seconds", "positions_per_second",
                          "bytes_per_position", "reason"},
     "endgame spit": {"extra_answers"},
     "endgame golf 3+": {"extra_answers"},

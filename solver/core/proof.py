@@ -500,6 +500,7 @@ def solve_proof(
     sys.setrecursionlimit(max(old_limit, 30_000))
     try:  # the position's value first (df-pn picks the move to prove it by), then every move's
         reason = _schedule(qs, [root], budget, counter, limits, positions)
+        value_seconds = budget.elapsed()
         if not reason and moves:
             reason = _schedule(qs, children, budget, counter, limits, positions)
     finally:
@@ -528,6 +529,8 @@ def solve_proof(
             hi = min(root_hi, pick(b[1] for b in child_bounds))
         info: dict[str, Any] = {"complete": None, "tests": {str(t): p.size for t, p in q.provers.items()},
                                 "native": any(isinstance(p, NativeProver) for p in q.provers.values())}
+        if q.bounds(root)[0] == q.bounds(root)[1]:
+            info["value_seconds"] = value_seconds  # the position's value was known then (its moves after)
         if lo != hi:
             info["bounds"] = {"at_least": None if lo <= q.low else lo, "at_most": None if hi >= q.high else hi}
             solutions.append(Solution(UNKNOWN, None, move_values, (), "none", None, "proof", n, counter[0], 0,

@@ -89,6 +89,7 @@ def answer(
             "nodes": sol.nodes,
             "edges": sol.edges,
             "seconds": round(sol.seconds, 4),
+            "value_seconds": (round(sol.extra["value_seconds"], 4) if "value_seconds" in sol.extra else None),
             "positions_per_second": round(sol.positions / sol.seconds) if sol.seconds > 0 else None,
             "bytes_per_position": round(sol.bytes_per_position, 1),
             "reason": sol.reason,

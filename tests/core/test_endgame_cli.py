@@ -62,3 +62,14 @@ def test_errors_are_one_line_exit_3(tmp_path) -> None:
     assert run("endgame", "shithead", "--code", "SH1-2-AAAAAAB", "--moves", "Z").exit_code == 3
     assert run("endgame", "shithead", "--code", "HM1-N-AAAAAAA").exit_code == 3
     assert run("endgame", "shithead").exit_code == 2  # neither --position nor --code
+
+
+def test_value_seconds_says_when_the_value_was_known() -> None:
+    """df-pn searches the position's value first: `value_seconds` is set, within the solve's time;
+    alpha-beta has no such moment (null)."""
+    q = json.loads(run("endgame", "eight-and-a-half", "--code", "EH1-2-AAAAAAC", "--until", "endgame",
+                       "--json").output)["questions"][0]
+    assert q["method"] == "proof" and q["status"] == "solved"
+    assert q["value_seconds"] is not None and 0 <= q["value_seconds"] <= q["seconds"]
+    golf = json.loads(run("endgame", "golf", "--code", "GF1-2-AAAAAAB", "--until", "endgame", "--json").output)
+    assert all(g["method"] == "alphabeta" and g["value_seconds"] is None for g in golf["questions"])

@@ -285,7 +285,7 @@ def test_endgame_is_the_cli_json(client, tmp_path):
     position_file = tmp_path / "position.json"
     position_file.write_text(json.dumps(SMALL_SHITHEAD))
     expected = cli_json("endgame", "shithead", "--position", str(position_file))
-    timing = {"seconds", "positions_per_second", "bytes_per_position"}
+    timing = {"seconds", "value_seconds", "positions_per_second", "bytes_per_position"}
     assert set(data) == set(expected) | {"source"}
     for key in expected:
         if key != "questions":
