@@ -22,9 +22,9 @@ every stored result is a fact about the position, whatever the path that led to 
 The position's own value is searched first (df-pn then spends its effort on the move that
 proves it, rather than on every move alike); then the value of every legal move is found by
 scheduling the tests of all moves round robin in growing slices, so a time limit leaves each
-move proven, bounded or unknown rather than some moves untouched. Principal lines follow the stored proofs (their depths strictly decrease,
-so the line ends at a terminal); a draw's line keeps both sides on drawing moves until a
-position repeats.
+move proven, bounded or unknown rather than some moves untouched. Principal lines follow the
+stored proofs (their depths strictly decrease, so the line ends at a terminal); a draw's line
+keeps both sides on drawing moves until a position repeats.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from .adapters import Ask, EndgameAdapter
 from .exact import SOLVED, Progress, replay_line, solve_all
 from .verdicts import Limits
 
-#: An endgame question's budgets when the caller sets none: one minute, 5 million positions,
+#: An endgame question's budgets when the caller sets none: one minute, 50 million positions,
 #: 6 GiB of growth in resident memory.
 DEFAULT_LIMITS = Limits(seconds=60.0, nodes=50_000_000, memory_bytes=6 * 1024**3)
 
