@@ -124,7 +124,10 @@ def _print_report(result: Any) -> None:
     for q in report["questions"]:
         click.echo("")
         click.echo(f"{q['text']}  →  {q['word'].upper()}")
-        stats = (f"{q['method']}: {q['positions']:,} positions, {q['nodes']:,} moves, {q['seconds']:.2f} s, "
+        known = q.get("value_seconds")
+        early = known is not None and q["seconds"] - known >= 0.1  # the moves took the rest of the time
+        when = f" (the value after {known:.2f} s; then each move's)" if early else ""
+        stats = (f"{q['method']}: {q['positions']:,} positions, {q['nodes']:,} moves, {q['seconds']:.2f} s{when}, "
                  f"{q['bytes_per_position']:.0f} bytes/position").replace(",", " ")
         click.echo(f"  ({stats})" + (f"  limit: {q['reason']}" if q["reason"] else ""))
         if q["moves"]:
