@@ -13,6 +13,9 @@ average before and after (the machine is shared: compare positions, not seconds,
 
     python benchmarks/endgame_deals.py --games shithead --players 2 --deals 0-99 --out benchmarks/results/endgame_deals_shithead.json
     python benchmarks/endgame_deals.py --games shithead,eight-and-a-half,golf,spit --players 2,3 --deals 0-9 --seconds 10
+
+The report is rewritten after every position; `--resume` keeps the rows already in `--out` and
+runs only the missing deals (to extend a run, or to finish one that was cut short).
 """
 
 from __future__ import annotations
@@ -115,58 +118,91 @@ def main() -> None:
     parser.add_argument("--max-positions", type=int, default=50_000_000)
     parser.add_argument("--method", default="auto")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the rows already in --out (same limits) and run only the deals missing there")
     args = parser.parse_args()
     limits = halfmoon.Limits(seconds=args.seconds, nodes=args.max_positions)
     load_before = os.getloadavg()
+    earlier, earlier_loads = previous_rows(args.out, limits) if args.resume and args.out else ({}, [])
     groups: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
+
+    def report(group_rows: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
+        this_run = {"load_average_before": [round(x, 2) for x in load_before],
+                    "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                    "rows_run": sum(1 for r in rows + group_rows if (r["game"], r["code"]) not in earlier)}
+        out = {
+            "benchmark": "endgame_deals",
+            "deals": args.deals,
+            "limits": limits.to_json(),
+            "method": args.method,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+            "complete": complete,
+            "load_average_before": this_run["load_average_before"],
+            "load_average_after": this_run["load_average_after"],
+            "runs": earlier_loads + [this_run],  # each run's machine load (--resume adds one)
+            "groups": groups,
+            "rows": rows + group_rows,
+        }
+        if args.out:  # after every position: an interrupted run keeps what it did (see --resume)
+            args.out.write_text(json.dumps(out, indent=1) + "\n")
+        return out
+
     for game in args.games.split(","):
         for players in [int(p) for p in args.players.split(",")]:
-            group_rows = []
+            group_rows: list[dict[str, Any]] = []
             for number in numbers(args.deals):
                 code = code_of(game, players, number)
                 if code is None:
                     continue
-                row = run_one(game, code, limits, args.method) | {"game": game}
+                row = earlier.get((game, code)) or run_one(game, code, limits, args.method) | {"game": game}
                 group_rows.append(row)
                 print(json.dumps(row), flush=True)
+                report(group_rows, False)
             if not group_rows:
                 continue
             rows += group_rows
-            decided = [r for r in group_rows if r["decided"]]
-            groups.append({
-                "game": game,
-                "players": players,
-                "positions": len(group_rows),
-                "decided": len(decided),
-                "share_decided": round(len(decided) / len(group_rows), 3),
-                "seconds_decided": distribution([r["seconds"] for r in decided]),
-                "value_seconds_decided": distribution([r["value_seconds"] for r in decided if r.get("value_seconds") is not None]),
-                "positions_per_second": distribution([float(r["positions_per_second"] or 0) for r in group_rows]),
-                # a table's fixed first allocation over a handful of positions says nothing: solves
-                # that stored at least 100 000 positions
-                "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows
-                                                    if r["positions"] >= 100_000]),
-                "cards_in_play": distribution([float(r["cards"]) for r in group_rows if r["cards"] is not None]),
-            })
+            groups.append(summary(game, players, group_rows))
             print(json.dumps(groups[-1]), file=sys.stderr, flush=True)
-    report = {
-        "benchmark": "endgame_deals",
-        "deals": args.deals,
-        "limits": limits.to_json(),
-        "method": args.method,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "groups": groups,
-        "rows": rows,
+    final = report([], True)
+    print(json.dumps({"groups": groups, "runs": final["runs"]}, indent=1))
+
+
+def previous_rows(path: Path, limits: halfmoon.Limits) -> tuple[dict[tuple[str, str], dict[str, Any]], list[Any]]:
+    """The rows of an earlier run written to `path`, by (game, code), and its runs' machine
+    loads; none if it is missing. Other limits are refused: the figures would not compare."""
+    if not path.exists():
+        return {}, []
+    try:
+        report = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise SystemExit(f"--resume: cannot read {path}: {error}")
+    if report.get("limits") != limits.to_json():
+        raise SystemExit(f"--resume: {path} was run with limits {report.get('limits')}, not {limits.to_json()}")
+    runs = report.get("runs") or [{key: report.get(key) for key in ("load_average_before", "load_average_after")}
+                                   | {"rows_run": len(report.get("rows", []))}]
+    return {(row["game"], row["code"]): row for row in report.get("rows", [])}, runs
+
+
+def summary(game: str, players: int, group_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    decided = [r for r in group_rows if r["decided"]]
+    return {
+        "game": game,
+        "players": players,
+        "positions": len(group_rows),
+        "decided": len(decided),
+        "share_decided": round(len(decided) / len(group_rows), 3),
+        "seconds_decided": distribution([r["seconds"] for r in decided]),
+        "value_seconds_decided": distribution([r["value_seconds"] for r in decided if r.get("value_seconds") is not None]),
+        "positions_per_second": distribution([float(r["positions_per_second"] or 0) for r in group_rows]),
+        # a table's fixed first allocation over a handful of positions says nothing: solves
+        # that stored at least 100 000 positions
+        "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows
+                                            if r["positions"] >= 100_000]),
+        "cards_in_play": distribution([float(r["cards"]) for r in group_rows if r["cards"] is not None]),
     }
-    if args.out:
-        args.out.write_text(json.dumps(report, indent=1) + "\n")
-    print(json.dumps({"groups": groups, "load_average_before": report["load_average_before"],
-                      "load_average_after": report["load_average_after"]}, indent=1))
 
 
 if __name__ == "__main__":
