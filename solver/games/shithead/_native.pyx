@@ -36,7 +36,7 @@ cdef enum:
     CHECK_EVERY = 4095
     MAXDEPTH = 10000
 
-cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
+include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
 cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 # status codes returned by run()
@@ -520,17 +520,16 @@ cdef class Prover:
         return self.stop, self.expansions - start
 
     cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
-                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop):
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept:
         cdef State s
         cdef int n, i, best, v, seat
         cdef int64_t slot, cslot
         cdef uint64_t base
-        cdef uint64_t sum_
-        cdef uint64_t pn, dn, second, p, d, c_pn, c_dn, pn0, dn0
-        cdef int32_t loop, lp
-        cdef bint is_or
-        cdef int a_me, a_opp, lead, att_cards, def_cards
-        cdef uint64_t live, top_
+        cdef uint64_t pn, dn, p, d, pn0, dn0
+        cdef int32_t loop
+        cdef bint is_or, done
+        cdef DfpnStep step
+        cdef int a_me, a_opp, lead
         cdef Entry* e
         self.expansions += 1
         out_loop[0] = 0x3FFFFFFF
@@ -609,80 +608,17 @@ cdef class Prover:
         pn0 = 0
         dn0 = 0
         while True:
-            live = 0
-            top_ = 0
-            if is_or:
-                pn = INF
-                second = INF
-                sum_ = 0
-                best = 0
-                for i in range(n):
-                    p = self.kpn[base + i]
-                    d = self.kdn[base + i]
-                    sum_ += d
-                    if sum_ > INF:
-                        sum_ = INF
-                    if d:
-                        live += 1
-                        if d > top_:
-                            top_ = d
-                    if p < pn:
-                        second = pn
-                        pn = p
-                        best = i
-                    elif p < second:
-                        second = p
-                if self.weak and live:
-                    sum_ = <uint64_t>top_ + live - 1
-                dn = INF if sum_ > INF else sum_
-            else:
-                dn = INF
-                second = INF
-                sum_ = 0
-                best = 0
-                for i in range(n):
-                    d = self.kdn[base + i]
-                    p = self.kpn[base + i]
-                    sum_ += p
-                    if sum_ > INF:
-                        sum_ = INF
-                    if p:
-                        live += 1
-                        if p > top_:
-                            top_ = p
-                    if d < dn:
-                        second = dn
-                        dn = d
-                        best = i
-                    elif d < second:
-                        second = d
-                if self.weak and live:
-                    sum_ = <uint64_t>top_ + live - 1
-                pn = INF if sum_ > INF else sum_
+            done = _dfpn_step(&self.kpn[base], &self.kdn[base], n, is_or, self.weak, self.epsilon,
+                              th_pn, th_dn, &step)
+            pn = step.pn
+            dn = step.dn
             if pn0 == 0 and dn0 == 0:
                 pn0 = pn if pn else 1
                 dn0 = dn if dn else 1
-            if pn == 0 or dn == 0 or pn >= th_pn or dn >= th_dn:
+            if done:
                 break
-            if is_or:
-                c_pn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
-                if c_pn > th_pn:
-                    c_pn = th_pn
-                if self.weak:  # the child reaching it makes it the largest: the sum reaches th_dn
-                    sum_ = <uint64_t>th_dn - (live - 1) if th_dn < INF else INF
-                else:
-                    sum_ = <uint64_t>th_dn - dn + self.kdn[base + best]
-                c_dn = INF if sum_ > INF else sum_
-            else:
-                c_dn = <uint64_t>(second * self.epsilon) + 1 if second < INF else INF
-                if c_dn > th_dn:
-                    c_dn = th_dn
-                if self.weak:
-                    sum_ = <uint64_t>th_pn - (live - 1) if th_pn < INF else INF
-                else:
-                    sum_ = <uint64_t>th_pn - pn + self.kpn[base + best]
-                c_pn = INF if sum_ > INF else sum_
-            self._mid(self.kkeys[base + best], c_pn, c_dn, depth + 1,
+            best = step.best
+            self._mid(self.kkeys[base + best], step.c_pn, step.c_dn, depth + 1,
                       &self.kpn[base + best], &self.kdn[base + best], &self.kloop[base + best])
             if self.stop:
                 break
@@ -722,16 +658,7 @@ cdef class Prover:
             out_dn[0] = INF
             return
         if dn == 0:
-            if is_or:
-                loop = 0x3FFFFFFF
-                for i in range(n):
-                    if self.kloop[base + i] < loop:
-                        loop = self.kloop[base + i]
-            else:
-                loop = -1
-                for i in range(n):
-                    if self.kdn[base + i] == 0 and self.kloop[base + i] > loop:
-                        loop = self.kloop[base + i]
+            loop = _disproof_loop(&self.kloop[base], &self.kdn[base], n, is_or)
             if loop >= depth:
                 e.pn = INF
                 e.dn = 0
