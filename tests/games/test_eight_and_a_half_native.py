@@ -22,8 +22,8 @@ from halfmoon.solver.core.exact import Limits, replay_line, solve, solve_all
 from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 from halfmoon.solver.core.proof import Goal
 from halfmoon.solver.games.eight_and_a_half import kernel as eh_kernel
-from halfmoon.solver.games.eight_and_a_half.adapter import ADAPTER, not_big_loser
-from halfmoon.solver.games.eight_and_a_half.kernel import GAME, NO_SCORING, EHKernel, strip_eaten
+from halfmoon.solver.games.eight_and_a_half.adapter import ADAPTER
+from halfmoon.solver.games.eight_and_a_half.kernel import GAME, NO_SCORING, EHKernel, not_big_loser, strip_eaten
 from halfmoon.solver.games.eight_and_a_half.position import Position, Seat
 from support.toys import brute_force
 
@@ -41,8 +41,10 @@ def eh_kernel_native_off() -> Iterator[None]:
         eh_kernel.NATIVE = saved
 
 
-def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5, players: int = 2) -> Position | None:
-    """A random endgame table (banks empty) of `size` cards, or None if unusable."""
+def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5, players: int = 2,
+           eaten: int = 2) -> Position | None:
+    """A random endgame table (banks empty) of `size` cards, each seat having eaten 0-`eaten`
+    cards, or None if unusable."""
     deck = [face for face, copies in enumerate(COPIES) for _ in range(copies)]
     cards = rng.sample(deck, rng.randint(*size))
     hands: list[list[int]] = [[] for _ in range(players)]
@@ -53,8 +55,13 @@ def _table(rng: random.Random, size: tuple[int, int], table_bias: float = 0.5, p
         rng.choice([pile, *opens, *blinds, *hands, *hands]).append(card)
     if any(not (hands[s] or opens[s] or blinds[s]) for s in range(players)) or max(map(len, opens + blinds)) > 3:
         return None
+    left = len(deck) - len(cards)  # eaten cards come out of the same deck
+    ate = []
+    for _ in range(players):
+        ate.append(rng.randint(0, min(eaten, left)))
+        left -= ate[-1]
     seats = tuple(
-        Seat(tuple(hands[s]), tuple(opens[s]), tuple(blinds[s]), (), rng.randrange(3),
+        Seat(tuple(hands[s]), tuple(opens[s]), tuple(blinds[s]), (), ate[s],
              not hands[s] or rng.random() < table_bias)
         for s in range(players)
     )
@@ -147,7 +154,10 @@ def test_the_hook_applies_only_where_the_compiled_prover_is_exact() -> None:
         assert (table.native_prover(Goal(first, True, 1), 1 << 20) is not None) is expected
         assert table.native_prover(Goal(WinLoss(0), True, 1), 1 << 20) is None  # places beyond first matter
         loser = Coalition(0, not_big_loser, "avoid being the big loser", draw_value=1)
-        assert table.native_prover(Goal(loser, True, 1), 1 << 20) is None
+        assert table.native_prover(Goal(loser, True, 1), 1 << 20) is None  # endless play would prove it
+        assert (table.native_prover(Goal(loser, False, 1), 1 << 20) is not None) is expected
+    three = ADAPTER.until_endgame(ADAPTER.position_from_code("EH1-3-AAAAAAB"))[0]
+    assert NO_SCORING.kernel(strip_eaten(three)).native_prover(Goal(loser, False, 1), 1 << 20) is None  # no score kept
     with eh_kernel_native_off():
         assert NO_SCORING.kernel(NO_SCORING.encode(p)).native_prover(win, 1 << 20) is None
 
@@ -324,4 +334,97 @@ def test_three_player_dealt_endgames_agree_with_python() -> None:
                 agreed += 1
             for a, b in zip(c.moves, r.moves):
                 assert a.value is None or b.value is None or a.value == b.value
+    assert agreed >= 6
+
+
+def _big_loser_questions() -> list[Coalition]:
+    return [Coalition(s, not_big_loser, "avoid being the big loser", draw_value=1) for s in range(3)]
+
+
+def test_big_loser_keys_keep_the_eaten_counts_that_can_still_matter() -> None:
+    """A big-loser key keeps each other seat's eaten count minus the goal seat's, clamped to one
+    more than the cards in play (beyond it the difference can no longer be made up); its
+    successors are the kernel's (eaten counts and all), on random playouts of three-player tables."""
+    rng = random.Random(41)
+    checked = clamped = 0
+    while checked < 1500:
+        p = _table(rng, (3, 24), players=3, eaten=30)
+        if p is None:
+            continue
+        key = GAME.key(GAME.encode(p))
+        kernel = GAME.kernel(GAME.encode(p))
+        for _ in range(30):
+            if kernel.terminal(key) is not None:
+                break
+            goal = rng.randrange(3)
+            eaten = [(key >> (72 + 152 * s + 144)) & 127 for s in range(3)]
+            in_play = sum(native.unpack_key(native.native_key(key), 3)[1]) + sum(
+                sum(place) for seat in native.unpack_key(native.native_key(key), 3)[0] for place in seat)
+            bound = in_play + 1
+            expected = tuple(0 if s == goal else max(-bound, min(bound, eaten[s] - eaten[goal])) for s in range(3))
+            assert native.unpack_key(native.native_key(key, big_loser_seat=goal), 3, goal)[6] == expected
+            clamped += any(abs(eaten[s] - eaten[goal]) > bound for s in range(3))
+            children = sorted(native.native_key(c, big_loser_seat=goal) for c in kernel.successors(key))
+            assert sorted(native.successor_keys(key, big_loser_seat=goal)) == children, str(GAME.decode(kernel.position(key)))
+            checked += 1
+            key = rng.choice(kernel.successors(key))
+    assert clamped >= 50
+    with pytest.raises(ValueError):
+        native.native_key(GAME.key(GAME.encode(_two_player_table())), big_loser_seat=0)
+
+
+def _two_player_table() -> Position:
+    rng = random.Random(2)
+    while (p := _table(rng, (6, 10))) is None:
+        pass
+    return p
+
+
+def test_three_player_big_loser_questions_match_python_and_brute_force() -> None:
+    """"Can the two others force seat s to be the big loser?" for every seat of small three-player
+    tables with eaten counts: compiled, Python (compiled switched off), retrograde and brute force
+    agree on the position and on every move (endless play counts as avoiding it)."""
+    rng = random.Random(43)
+    checked = forced = avoided = 0
+    while checked < 40:
+        p = _table(rng, (5, 10), table_bias=0.8, players=3, eaten=8)
+        if p is None:
+            continue
+        start = GAME.encode(p)
+        questions = _big_loser_questions()
+        retro = solve_all(GAME, start, questions, Limits(nodes=150), method="retrograde")
+        if not retro[0].extra["complete"]:
+            continue
+        compiled = solve_all(GAME, start, questions, Limits(nodes=200_000), method="proof")
+        with eh_kernel_native_off():
+            reference = solve_all(GAME, start, questions, Limits(nodes=200_000, seconds=10), method="proof")
+        for q, c, r, rr in zip(questions, compiled, reference, retro):
+            assert c.extra.get("native") is True and r.extra.get("native") is False
+            expected = brute_force(GAME, start, q)
+            assert c.value == r.value == rr.value == expected, (str(p), q.seat)
+            kids = [brute_force(GAME, GAME.apply(start, m.move), q) for m in c.moves]
+            assert [m.value for m in c.moves] == [m.value for m in r.moves] == [m.value for m in rr.moves] == kids
+            end = replay_line(GAME, start, c.line)
+            if c.line_end == "terminal":
+                assert q.value(GAME.terminal(end)) == c.value
+            forced += expected == 0
+            avoided += expected == 1
+        checked += 1
+    assert forced >= 10 and avoided >= 10
+
+
+def test_three_player_dealt_big_loser_questions_agree_with_python() -> None:
+    """Dealt three-player endgames (eaten counts from real play): the compiled big-loser tests
+    against the Python prover where the Python prover settles them."""
+    agreed = 0
+    for i in range(6):
+        position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(f"EH1-3-AAAAB{chr(65 + i)}A"))
+        questions = _big_loser_questions()
+        compiled = solve_all(GAME, position, questions, Limits(nodes=200_000), method="proof")
+        with eh_kernel_native_off():
+            reference = solve_all(GAME, position, questions, Limits(nodes=8_000), method="proof")
+        for c, r in zip(compiled, reference):
+            if r.status == "solved":
+                assert c.status == "solved" and c.value == r.value
+                agreed += 1
     assert agreed >= 6

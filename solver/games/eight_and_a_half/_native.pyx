@@ -1,6 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Eight and a half's df-pn compiled: endgames (banks empty) of two and three players, the
-threshold tests that depend only on who goes out first.
+"""Eight and a half's df-pn compiled: endgames (banks empty) of two and three players.
 
 The reference is Python: `kernel.EightAndAHalf` (the rules on packed ints, through
 `kernel.EHKernel` on keys) and `solver.core.proof.Prover` (df-pn with the 1+ε trick, weak proof
@@ -10,9 +9,12 @@ kernel's on random positions and its values with the Python prover's and with br
 differs is representation, never behaviour. Tests answered: two players, win/loss (value ≥ 1:
 can the goal seat force going out first; value ≥ 0: can the other force it); three players,
 "can the goal seat force going out first against the two others?" (`Coalition` with
-`wins_outright`, value ≥ 1). Eaten counts are not kept: they never change what can happen.
+`wins_outright`, value ≥ 1) and "can the two others force the goal seat to be the big loser?"
+(`Coalition` with `not_big_loser`, value < 1). Eaten counts never change what can happen: only
+the big-loser test keeps them, as two clamped differences (`_pack_eaten`).
 
-- a position is 160 bits at most: two 64-bit words and a 32-bit one. Per face, the distribution
+- a position is 160 bits at most: two 64-bit words and a 32-bit one (and the big-loser test's
+  16 bits of eaten counts). Per face, the distribution
   of its copies over the hands and the pile is numbered among the tuples with sum ≤ 8, by sum
   first, so a face with 4 copies needs fewer numbers than one with 8. Two players: (h0, h1,
   pile) triples, 35 / 84 / 165 numbers for 4 / 6 / 8 copies; low word: faces 1, 2 (6 bits each)
@@ -136,6 +138,8 @@ _init_tables()
 ctypedef struct State:
     uint8_t c[NPLACE][NF]   # seat s: hand 3s, open 3s + 1, blind 3s + 2; the pile at PILE
     uint8_t table[MAXSEATS] # the seat has started on the table: eating goes into its hand
+    int16_t ate[MAXSEATS]   # cards eaten out of play (before the table), from any base: the
+                            # big-loser test compares them (see _pack_eaten)
     int n                   # players (2 or 3)
     int seat
     int v2
@@ -145,6 +149,7 @@ ctypedef struct Key:
     uint64_t lo
     uint64_t hi
     uint32_t x              # the third word (three players; 0 with two)
+    uint16_t e              # the big-loser test's eaten counts (`_pack_eaten`); 0 in the others
 
 
 cdef inline int _cards(State* s, int seat) noexcept:
@@ -154,6 +159,12 @@ cdef inline int _cards(State* s, int seat) noexcept:
     for f in range(NF):
         total += s.c[b][f] + s.c[b + 1][f] + s.c[b + 2][f]
     return total
+
+
+cdef inline int _held(State* s, int seat) noexcept:
+    """What the seat would be left holding if play ended now (the score's count): eaten cards
+    (from the state's base) plus cards not yet played."""
+    return _cards(s, seat) + s.ate[seat]
 
 
 cdef inline int _turns(State* s, int seat) noexcept:
@@ -210,6 +221,7 @@ cdef inline Key _pack(State* s) noexcept:
                 | _v2_code(s.v2) << 52 | (<uint64_t>s.lh) << 57 | (<uint64_t>s.seat) << 58
                 | (<uint64_t>s.table[0]) << 59 | (<uint64_t>s.table[1]) << 60)
         k.x = 0
+        k.e = 0
         return k
     k.lo = (_quad(s, 0) | _quad(s, 3) << 8 | _quad(s, 4) << 16 | _quad(s, 5) << 24 | _quad(s, 6) << 32
             | _quad(s, 7) << 40 | _quad(s, 8) << 48 | _quad(s, 9) << 56)
@@ -220,7 +232,48 @@ cdef inline Key _pack(State* s) noexcept:
             | (<uint64_t>s.table[0]) << 39 | (<uint64_t>s.table[1]) << 40 | (<uint64_t>s.table[2]) << 41
             | (sets & 0x3FFFFF) << 42)
     k.x = <uint32_t>(sets >> 22)
+    k.e = 0
     return k
+
+
+cdef inline int _in_play(State* s) noexcept:
+    """Cards still in play: every hand, open and blind card and the pile."""
+    cdef int place, f, total = 0
+    for place in range(NPLACE):
+        for f in range(NF):
+            total += s.c[place][f]
+    return total
+
+
+cdef inline uint16_t _pack_eaten(State* s, int goal) noexcept:
+    """What the big-loser test about seat `goal` (three players) needs of the eaten counts: for
+    each other seat, in seat order, its count minus the goal seat's, 8 bits each (+ 128). A
+    difference beyond the cards in play (T) can no longer be made up — a seat's final count is
+    its eaten cards plus at most the T cards — so it is clamped to ±(T + 1): positions that
+    differ only beyond it have the same answer and share an entry."""
+    cdef int bound = _in_play(s) + 1, seat, d, shift = 0
+    cdef uint16_t code = 0
+    for seat in range(3):
+        if seat == goal:
+            continue
+        d = s.ate[seat] - s.ate[goal]
+        if d > bound:
+            d = bound
+        elif d < -bound:
+            d = -bound
+        code |= <uint16_t>((d + 128) << shift)
+        shift += 8
+    return code
+
+
+cdef inline void _unpack_eaten(uint16_t code, State* s, int goal) noexcept:
+    cdef int seat, shift = 0
+    for seat in range(3):
+        if seat == goal:
+            s.ate[seat] = 0
+        else:
+            s.ate[seat] = <int16_t>(((code >> shift) & 255) - 128)
+            shift += 8
 
 
 cdef inline void _put_triple(State* s, int face, uint64_t idx) noexcept:
@@ -315,6 +368,9 @@ cdef inline void _eat(State* s, int eater, int next_seat) noexcept:
     if s.table[eater]:
         for f in range(NF):
             s.c[h][f] += s.c[PILE][f]
+    else:
+        for f in range(NF):
+            s.ate[eater] += s.c[PILE][f]
     for f in range(NF):
         s.c[PILE][f] = 0
     s.v2 = NONE
@@ -426,15 +482,35 @@ ctypedef struct Entry:
     uint64_t pn      # 0: proven (dn holds the proof depth + 1)
     uint64_t dn      # 0: disproven
     uint32_t x       # the key's third word (three players)
-    int32_t path     # depth on the current path, -1 when not on it (the safety pass numbers entries here)
+    int16_t path     # depth on the current path (< MAXDEPTH), -1 when not on it
+    uint16_t e       # the key's eaten counts (big-loser test)
 
 
-cdef inline uint64_t _hash(uint64_t lo, uint64_t hi, uint32_t x) noexcept:
-    cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    h += (<uint64_t>x) * <uint64_t>0x94D049BB133111EBULL
+cdef inline uint64_t _hash(Key* k) noexcept:
+    cdef uint64_t h = k.lo * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (k.hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h += (<uint64_t>k.x | (<uint64_t>k.e) << 32) * <uint64_t>0x94D049BB133111EBULL
     h ^= h >> 31
     return h
+
+
+cdef inline Key _key_of(Entry* e) noexcept:
+    cdef Key k
+    k.lo = e.lo
+    k.hi = e.hi
+    k.x = e.x
+    k.e = e.e
+    return k
+
+
+cdef inline Key _key_from(tuple key) except *:
+    """A key from Python: (lo, hi, x, e)."""
+    cdef Key k
+    k.lo = key[0]
+    k.hi = key[1]
+    k.x = key[2]
+    k.e = key[3]
+    return k
 
 
 cdef class Prover:
@@ -443,7 +519,11 @@ cdef class Prover:
     Two players: `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it
     force a win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at
     threshold 0). Three players (`players=3`, `for_max` True only): "can `goal_seat` force going
-    out first against the two others together?" (the `Coalition` with `wins_outright`).
+    out first against the two others together?" (the `Coalition` with `wins_outright`). Three
+    players with `big_loser` (`for_max` False only): "can the two others together force
+    `goal_seat` to be the big loser?" (the `Coalition` with `not_big_loser`, value < 1: endless
+    play counts as avoiding it, so a repetition never proves, as in every test here); its keys
+    carry the eaten counts (`_pack_eaten`).
     """
 
     cdef Entry* table
@@ -460,6 +540,8 @@ cdef class Prover:
     cdef public int players
     cdef bint for_max
     cdef int attacker
+    cdef bint big_loser
+    cdef bint or_seat[MAXSEATS]   # the seats whose turns are OR nodes (the attacking side)
     cdef public double epsilon
     cdef public int scale
     cdef public int kind
@@ -471,16 +553,23 @@ cdef class Prover:
     cdef public uint64_t safety_settled
 
     def __cinit__(self, int goal_seat, bint for_max, uint64_t max_bytes, double epsilon=1.5, int scale=10,
-                  int players=2):
-        if players != 2 and not (players == 3 and for_max):
+                  int players=2, bint big_loser=False):
+        if big_loser:
+            if players != 3 or for_max:
+                raise ValueError("the native big-loser test is for three players, value < 1")
+        elif players != 2 and not (players == 3 and for_max):
             raise ValueError("the native Eight-and-a-half prover answers two-player win/loss tests and "
-                             "three-player tests of one seat going out first")
+                             "three-player tests of one seat going out first or being the big loser")
         if not 0 <= goal_seat < players:
             raise ValueError("goal seat out of range")
         self.players = players
         self.goal_seat = goal_seat
         self.for_max = for_max
+        self.big_loser = big_loser
         self.attacker = goal_seat if for_max else 1 - goal_seat
+        cdef int seat
+        for seat in range(MAXSEATS):
+            self.or_seat[seat] = (seat != goal_seat) if big_loser else (seat == self.attacker)
         self.epsilon = epsilon
         self.scale = scale
         self.cap = 1 << 12
@@ -519,37 +608,38 @@ cdef class Prover:
 
     # -- table ---------------------------------------------------------------------------------
 
-    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi, uint32_t x) noexcept:
-        cdef uint64_t i = _hash(lo, hi, x) & self.mask
+    cdef inline int64_t _find(self, Key* k) noexcept:
+        cdef uint64_t i = _hash(k) & self.mask
         cdef Entry* e
         while True:
             e = &self.table[i]
             if e.hi == 0:
                 return -1
-            if e.lo == lo and e.hi == hi and e.x == x:
+            if e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
-    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint32_t x, uint64_t pn, uint64_t dn) noexcept:
+    cdef int64_t _insert(self, Key* k, uint64_t pn, uint64_t dn) noexcept:
         """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
         cdef uint64_t i
         cdef Entry* e
         if (self.count + 1) * 10 > self.cap * 7:
             if not self._grow():
                 return -1
-        i = _hash(lo, hi, x) & self.mask
+        i = _hash(k) & self.mask
         while True:
             e = &self.table[i]
             if e.hi == 0:
-                e.lo = lo
-                e.hi = hi
-                e.x = x
+                e.lo = k.lo
+                e.hi = k.hi
+                e.x = k.x
+                e.e = k.e
                 e.pn = pn
                 e.dn = dn
                 e.path = -1
                 self.count += 1
                 return <int64_t>i
-            if e.lo == lo and e.hi == hi and e.x == x:
+            if e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e:
                 return <int64_t>i
             i = (i + 1) & self.mask
 
@@ -567,13 +657,15 @@ cdef class Prover:
             return False
         cdef uint64_t j, i, kept = 0
         cdef Entry* e
+        cdef Key k
         for j in range(old_cap):
             e = &old[j]
             if e.hi == 0:
                 continue
             if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
                 continue
-            i = _hash(e.lo, e.hi, e.x) & (new_cap - 1)
+            k = _key_of(e)
+            i = _hash(&k) & (new_cap - 1)
             while fresh[i].hi != 0:
                 i = (i + 1) & (new_cap - 1)
             fresh[i] = e[0]
@@ -587,12 +679,29 @@ cdef class Prover:
 
     # -- facts ---------------------------------------------------------------------------------
 
+    cdef inline Key _key(self, State* s) noexcept:
+        cdef Key k = _pack(s)
+        if self.big_loser:
+            k.e = _pack_eaten(s, self.goal_seat)
+        return k
+
+    cdef inline void _state(self, Key* k, State* s) noexcept:
+        _unpack(k, s, self.players)
+        if self.big_loser:
+            _unpack_eaten(k.e, s, self.goal_seat)
+
     cdef int _terminal_value(self, State* s) noexcept:
-        """-2 while play goes on; else 1 if the goal seat went out first, -1 if another did."""
-        cdef int seat
+        """-2 while play goes on; else 1 if the goal seat went out first, -1 if another did. The
+        big-loser test: -1 if the goal seat is (one of) the big loser(s), else 1."""
+        cdef int seat, other
         for seat in range(self.players):
             if _cards(s, seat) == 0:
-                return 1 if seat == self.goal_seat else -1
+                if not self.big_loser:
+                    return 1 if seat == self.goal_seat else -1
+                if seat == self.goal_seat:
+                    return 1
+                other = 3 - seat - self.goal_seat  # the other seat still holding cards
+                return -1 if _held(s, self.goal_seat) >= _held(s, other) else 1
         return -2
 
     cdef inline int _defenders_least(self, State* s, bint turns) noexcept:
@@ -605,42 +714,50 @@ cdef class Prover:
                     least = v
         return least
 
+    cdef inline int _others_most(self, State* s) noexcept:
+        """The most that a seat other than the goal seat would be left holding (`_held`)."""
+        cdef int seat, v, most = -0x7FFFFFFF
+        for seat in range(self.players):
+            if seat != self.goal_seat:
+                v = _held(s, seat)
+                if v > most:
+                    most = v
+        return most
+
     cdef inline bint _reached(self, int value) noexcept:
         return value >= 1 if self.for_max else value < 0
 
     def fact(self, tuple key):
-        """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
-        cdef uint64_t lo = key[0], hi = key[1]
-        cdef uint32_t x = key[2]
-        cdef int64_t i = self._find(lo, hi, x)
+        """True (proven), False (disproven) or None for a native key (`native_key`); terminals
+        settle here."""
+        cdef Key k = _key_from(key)
+        cdef int64_t i = self._find(&k)
         cdef State s
-        cdef Key k
         if i >= 0:
             if self.table[i].pn == 0:
                 return True
             if self.table[i].dn == 0:
                 return False
             return None
-        k.lo = lo
-        k.hi = hi
-        k.x = x
-        _unpack(&k, &s, self.players)
+        self._state(&k, &s)
         cdef int v = self._terminal_value(&s)
         if v == -2:
             return None
         cdef bint reached = self._reached(v)
-        i = self._insert(lo, hi, x, 0 if reached else INF, 1 if reached else 0)
+        i = self._insert(&k, 0 if reached else INF, 1 if reached else 0)
         return reached
 
     def numbers(self, tuple key):
         """(proof number, disproof number) of a key in the table, or None."""
-        cdef int64_t i = self._find(key[0], key[1], key[2])
+        cdef Key k = _key_from(key)
+        cdef int64_t i = self._find(&k)
         if i < 0:
             return None
         return self.table[i].pn, self.table[i].dn
 
     def depth(self, tuple key):
-        cdef int64_t i = self._find(key[0], key[1], key[2])
+        cdef Key k = _key_from(key)
+        cdef int64_t i = self._find(&k)
         if i < 0 or self.table[i].pn != 0:
             raise KeyError("not proven")
         return self.table[i].dn - 1
@@ -661,11 +778,8 @@ cdef class Prover:
         Returns (status, expansions used)."""
         cdef uint64_t pn, dn
         cdef int32_t loop
-        cdef Key k
+        cdef Key k = _key_from(key)
         cdef uint64_t start = self.expansions
-        k.lo = key[0]
-        k.hi = key[1]
-        k.x = key[2]
         self.stop = DONE
         self.slice_end = self.expansions + budget
         self.deadline = _now() + seconds
@@ -703,17 +817,17 @@ cdef class Prover:
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        _unpack(&key, &s, self.players)
+        self._state(&key, &s)
         seat = s.seat
-        is_or = seat == self.attacker
+        is_or = self.or_seat[seat]
         n = _successors(&s, self.kids)
         base = <uint64_t>depth * MAXKIDS
         for i in range(n):  # the children's keys, and their slots fetched while the others are made
-            self.kkeys[base + i] = _pack(&self.kids[i])
-            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x) & self.mask])
+            self.kkeys[base + i] = self._key(&self.kids[i])
+            __builtin_prefetch(&self.table[_hash(&self.kkeys[base + i]) & self.mask])
         for i in range(n):
             self.kloop[base + i] = 0x3FFFFFFF
-            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+            cslot = self._find(&self.kkeys[base + i])
             if cslot >= 0:
                 e = &self.table[cslot]
                 if e.pn == 0:
@@ -735,27 +849,30 @@ cdef class Prover:
                 if self._reached(v):
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, 0, 1)
+                    cslot = self._insert(&self.kkeys[base + i], 0, 1)
                 else:
                     self.kpn[base + i] = INF
                     self.kdn[base + i] = 0
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x, INF, 0)
+                    cslot = self._insert(&self.kkeys[base + i], INF, 0)
                 if cslot < 0:
                     self.stop = MEMORY
                     out_pn[0] = 1
                     out_dn[0] = 1
                     return
                 continue
-            if self.kind == 1:
+            if self.big_loser:  # the attackers are ahead when the goal seat holds the most
+                lead = _held(&self.kids[i], self.goal_seat) - self._others_most(&self.kids[i])
+            elif self.kind == 1:
                 a_me = _turns(&self.kids[i], self.attacker)
                 a_opp = self._defenders_least(&self.kids[i], True)
             else:
                 a_me = _cards(&self.kids[i], self.attacker)
                 a_opp = self._defenders_least(&self.kids[i], False)
-            lead = a_opp - a_me
+            if not self.big_loser:
+                lead = a_opp - a_me
             self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
             self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
-        slot = self._insert(key.lo, key.hi, key.x, 1, 1)
+        slot = self._insert(&key, 1, 1)
         if slot < 0:
             self.stop = MEMORY
             out_pn[0] = 1
@@ -780,7 +897,7 @@ cdef class Prover:
             if self.stop:
                 break
         # the table may have moved (grown): find this node again
-        slot = self._find(key.lo, key.hi, key.x)
+        slot = self._find(&key)
         if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
             self.stop = MEMORY
             out_pn[0] = 1
@@ -797,14 +914,14 @@ cdef class Prover:
                 d = INF
                 for i in range(n):
                     if self.kpn[base + i] == 0:
-                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+                        cslot = self._find(&self.kkeys[base + i])
                         p = self.table[cslot].dn if cslot >= 0 else 1
                         if p < d:
                             d = p
             else:
                 d = 0
                 for i in range(n):
-                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi, self.kkeys[base + i].x)
+                    cslot = self._find(&self.kkeys[base + i])
                     p = self.table[cslot].dn if cslot >= 0 else 1
                     if p > d:
                         d = p
@@ -849,16 +966,17 @@ cdef class Prover:
         (Shithead's pass, with one change for speed: the moves inside the set are generated
         once and kept, instead of generated again to list the predecessors.)"""
         cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
-        # the number of each unsettled entry in its path word (-1: not in the set), so a child's
-        # number comes with its slot; no position is on a search path between runs, and every
-        # path word is -1 again at the end
+        cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))  # slot → number in the set, or -1
+        if index == NULL:
+            return False
         for j in range(cap):
             if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
-                self.table[j].path = <int32_t>n
+                index[j] = <int32_t>n
                 n += 1
             else:
-                self.table[j].path = -1
+                index[j] = -1
         if n == 0:
+            free(index)
             return False
         e_cap = 4 * n + 64
         cdef uint64_t* slot_of = <uint64_t*>malloc(n * sizeof(uint64_t))
@@ -884,25 +1002,21 @@ cdef class Prover:
         cdef bint late = False
         cdef bint ok = False
         if not (slot_of and counter and unsafe and attacker and pred_start and succ_start and succ and queue):
-            for j in range(cap):
-                self.table[j].path = -1
-            free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+            free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
             free(succ_start); free(succ); free(queue)
             return False
         for j in range(cap):
-            if self.table[j].path >= 0:
-                slot_of[self.table[j].path] = j
+            if index[j] >= 0:
+                slot_of[index[j]] = j
         # pass 1: classify children, keep the moves inside the set, count predecessors
         for u in range(<int32_t>n):
             if (u & 65535) == 0 and _now() > deadline:
                 late = True
                 break
             j = slot_of[u]
-            k.lo = self.table[j].lo
-            k.hi = self.table[j].hi
-            k.x = self.table[j].x
-            _unpack(&k, &st, self.players)
-            attacker[u] = st.seat == self.attacker
+            k = _key_of(&self.table[j])
+            self._state(&k, &st)
+            attacker[u] = self.or_seat[st.seat]
             kids = _successors(&st, self.kids)
             bad = False
             counter[u] = 0
@@ -915,12 +1029,12 @@ cdef class Prover:
                     break
                 succ = grown
             for i in range(kids):
-                ck[i] = _pack(&self.kids[i])
-                __builtin_prefetch(&self.table[_hash(ck[i].lo, ck[i].hi, ck[i].x) & self.mask])
+                ck[i] = self._key(&self.kids[i])
+                __builtin_prefetch(&self.table[_hash(&ck[i]) & self.mask])
             for i in range(kids):
-                cs = self._find(ck[i].lo, ck[i].hi, ck[i].x)
-                if cs >= 0 and self.table[cs].path >= 0:
-                    c = self.table[cs].path
+                cs = self._find(&ck[i])
+                if cs >= 0 and index[cs] >= 0:
+                    c = index[cs]
                     counter[u] += 1
                     pred_start[c + 1] += 1
                     succ[e_count] = c
@@ -985,9 +1099,7 @@ cdef class Prover:
                     self.table[j].pn = INF
                     self.table[j].dn = 0
                     settled += 1
-        for j in range(cap):
-            self.table[j].path = -1
-        free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
+        free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
         free(succ_start); free(succ); free(queue); free(pred); free(fill)
         if not ok:
             return False
@@ -1005,8 +1117,8 @@ cdef double _now() noexcept:
 
 cdef int _from_python(object k, State* s) except -1:
     """Read a key of `kernel.EightAndAHalf` (two or three players, banks empty, ≤ 3 open and ≤ 3
-    blind cards a seat) into a native state. Eaten counts are left out: they never change what
-    can happen, only the score, and the questions asked here are who goes out first."""
+    blind cards a seat) into a native state, eaten counts included (only the big-loser test's
+    keys keep them: they never change what can happen, only the score)."""
     cdef int f, seat, place, total, n
     cdef object block
     memset(s, 0, sizeof(State))
@@ -1024,6 +1136,7 @@ cdef int _from_python(object k, State* s) except -1:
     for seat in range(n):
         block = k >> (72 + 152 * seat)
         s.table[seat] = (block >> 151) & 1
+        s.ate[seat] = (block >> 144) & 127
         for place in range(3):
             total = 0
             for f in range(NF):
@@ -1040,38 +1153,42 @@ cdef int _from_python(object k, State* s) except -1:
     return 0
 
 
-def native_key(object python_key):
-    """The native (lo, hi, x) key of a `kernel.EightAndAHalf` key (two or three players, banks
-    empty; eaten counts dropped)."""
+cdef tuple _key_tuple(State* s, int big_loser_seat):
+    cdef Key k = _pack(s)
+    if big_loser_seat >= 0:
+        k.e = _pack_eaten(s, big_loser_seat)
+    return (k.lo, k.hi, k.x, k.e)
+
+
+def native_key(object python_key, int big_loser_seat=-1):
+    """The native (lo, hi, x, e) key of a `kernel.EightAndAHalf` key (two or three players, banks
+    empty): eaten counts dropped, except for the big-loser test about `big_loser_seat`."""
     cdef State s
     _from_python(python_key, &s)
-    cdef Key k = _pack(&s)
-    return (k.lo, k.hi, k.x)
+    if big_loser_seat >= 0 and (s.n != 3 or big_loser_seat >= 3):
+        raise ValueError("the big-loser test is for a seat of three players")
+    return _key_tuple(&s, big_loser_seat)
 
 
-def successor_keys(object python_key):
+def successor_keys(object python_key, int big_loser_seat=-1):
     """The native keys of every legal move's result (for the conformance test)."""
     cdef State s
     cdef State out[MAXKIDS]
     _from_python(python_key, &s)
     cdef int n = _successors(&s, out) if all(_cards(&s, seat) for seat in range(s.n)) else 0, i
-    cdef Key k
-    result = []
-    for i in range(n):
-        k = _pack(&out[i])
-        result.append((k.lo, k.hi, k.x))
-    return result
+    return [_key_tuple(&out[i], big_loser_seat) for i in range(n)]
 
 
-def unpack_key(tuple key, int players=2):
+def unpack_key(tuple key, int players=2, int big_loser_seat=-1):
     """The native key read back (for tests): ((hand, open, blind) counts per seat, pile counts,
-    seat to move, v2, lh, table bits)."""
-    cdef Key k
+    seat to move, v2, lh, table bits), and for a big-loser key each seat's eaten count minus the
+    goal seat's (as clamped)."""
+    cdef Key k = _key_from(key)
     cdef State s
-    k.lo = key[0]
-    k.hi = key[1]
-    k.x = key[2]
     _unpack(&k, &s, players)
+    if big_loser_seat >= 0:
+        _unpack_eaten(k.e, &s, big_loser_seat)
+        return (*unpack_key(key, players), tuple(s.ate[seat] for seat in range(players)))
     seats = tuple(tuple(tuple(s.c[3 * seat + place][f] for f in range(NF)) for place in range(3))
                   for seat in range(players))
     return (seats, tuple(s.c[PILE][f] for f in range(NF)), s.seat, s.v2, s.lh,

@@ -19,15 +19,10 @@ from halfmoon.dealcodes.eight_and_a_half import (
 from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import Coalition, WinLoss, wins_outright
 
-from .kernel import GAME, EHOutcome, EightAndAHalf, decode
+from .kernel import GAME, EightAndAHalf, decode, not_big_loser
 from .policy import play_until_endgame
 from .position import BLIND, COMBO, EAT, Move, Position, describe
 from .rules import format_value, is_offence, pile_state, play_cards
-
-
-def not_big_loser(seat: int, terminal: EHOutcome) -> bool:
-    """Predicate for `Coalition`: `seat` is not (one of) the big loser(s)."""
-    return seat not in terminal.big_losers
 
 
 class EightAndAHalfAdapter:

@@ -29,6 +29,7 @@ tables indexed by (value, last-is-half, face).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Hashable, Sequence
 
 from halfmoon.dealcodes.eight_and_a_half import COPIES, SYMBOLS, EHCard
@@ -206,6 +207,11 @@ class EHOutcome(Outcome):
         data["cards"] = list(self.cards)
         data["big_losers"] = list(self.big_losers)
         return data
+
+
+def not_big_loser(seat: int, terminal: EHOutcome) -> bool:
+    """Predicate for `Coalition`: `seat` is not (one of) the big loser(s)."""
+    return seat not in terminal.big_losers
 
 
 def make_outcome(winner: int, cards: Sequence[int]) -> EHOutcome:
@@ -664,26 +670,33 @@ class EHKernel:
         return self.game.estimate(k, maximizers, for_max)
 
     def native_prover(self, goal: Any, max_bytes: int) -> Any:
-        """The compiled df-pn for a threshold test whose answer depends only on who goes out
-        first (two-player win/loss, value ≥ 1 and value ≥ 0; "can this seat force going out
-        first?", value ≥ 1), in an endgame of two or three players, with the key map from this
-        kernel's keys (eaten counts are dropped: they never change what can happen); None where
-        it does not apply (the Python prover then runs)."""
+        """The compiled df-pn for a threshold test of an endgame of two or three players, with
+        the key map from this kernel's keys; None where it does not apply (the Python prover then
+        runs). The tests: two-player win/loss (value ≥ 1 and value ≥ 0), "can this seat force
+        going out first?" (value ≥ 1), whose keys drop the eaten counts (they never change what
+        can happen); and, three players keeping score, "can the others force this seat to be the
+        big loser?" (value < 1), whose keys keep them."""
         question = goal.question
         if _native is None or not NATIVE or not self.native_fits:
             return None
+        big_loser = False
         if isinstance(question, WinLoss):
             if self.players != 2 or question.draw_value != 0 or goal.threshold != (1 if goal.for_max else 0):
                 return None
-        elif isinstance(question, Coalition):
-            if question.predicate is not wins_outright or question.draw_value != 0:
+        elif isinstance(question, Coalition) and question.predicate is wins_outright:
+            if question.draw_value != 0 or not goal.for_max or goal.threshold != 1:
                 return None
-            if not goal.for_max or goal.threshold != 1:
+        elif isinstance(question, Coalition) and question.predicate is not_big_loser:
+            if (self.players != 3 or not self.game.scoring or question.draw_value != 1
+                    or goal.for_max or goal.threshold != 1):
                 return None
+            big_loser = True
         else:
             return None
         prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE,
-                                self.players)
+                                self.players, big_loser)
+        if big_loser:
+            return prover, partial(_native.native_key, big_loser_seat=question.seat)
         return prover, _native.native_key
 
 
