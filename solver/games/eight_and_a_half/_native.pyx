@@ -800,7 +800,7 @@ cdef class Prover:
         cdef int32_t loop
         cdef bint is_or, done
         cdef DfpnStep step
-        cdef int a_me, a_opp, lead
+        cdef int lead
         cdef Entry* e
         self.expansions += 1
         out_loop[0] = 0x3FFFFFFF
@@ -863,13 +863,9 @@ cdef class Prover:
             if self.big_loser:  # the attackers are ahead when the goal seat holds the most
                 lead = _held(&self.kids[i], self.goal_seat) - self._others_most(&self.kids[i])
             elif self.kind == 1:
-                a_me = _turns(&self.kids[i], self.attacker)
-                a_opp = self._defenders_least(&self.kids[i], True)
+                lead = self._defenders_least(&self.kids[i], True) - _turns(&self.kids[i], self.attacker)
             else:
-                a_me = _cards(&self.kids[i], self.attacker)
-                a_opp = self._defenders_least(&self.kids[i], False)
-            if not self.big_loser:
-                lead = a_opp - a_me
+                lead = self._defenders_least(&self.kids[i], False) - _cards(&self.kids[i], self.attacker)
             self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
             self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
         slot = self._insert(&key, 1, 1)
