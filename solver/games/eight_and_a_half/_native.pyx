@@ -64,6 +64,7 @@ cdef enum:
     MAXDEPTH = 10000
 
 include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
+include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
 
 # status codes returned by run()
 DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
@@ -144,13 +145,6 @@ ctypedef struct State:
     int seat
     int v2
     int lh
-
-ctypedef struct Key:
-    uint64_t lo
-    uint64_t hi
-    uint32_t x              # the third word (three players; 0 with two)
-    uint16_t e              # the big-loser test's eaten counts (`_pack_eaten`); 0 in the others
-
 
 cdef inline int _cards(State* s, int seat) noexcept:
     """Cards the seat still has to play (hand, open and blind)."""
@@ -474,35 +468,6 @@ cdef int _successors(State* s, State* out) noexcept:
     return n
 
 
-# -- the transposition table --------------------------------------------------------------------
-
-ctypedef struct Entry:
-    uint64_t lo
-    uint64_t hi      # never 0 in a used slot
-    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
-    uint64_t dn      # 0: disproven
-    uint32_t x       # the key's third word (three players)
-    int16_t path     # depth on the current path (< MAXDEPTH), -1 when not on it
-    uint16_t e       # the key's eaten counts (big-loser test)
-
-
-cdef inline uint64_t _hash(Key* k) noexcept:
-    cdef uint64_t h = k.lo * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= (k.hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    h += (<uint64_t>k.x | (<uint64_t>k.e) << 32) * <uint64_t>0x94D049BB133111EBULL
-    h ^= h >> 31
-    return h
-
-
-cdef inline Key _key_of(Entry* e) noexcept:
-    cdef Key k
-    k.lo = e.lo
-    k.hi = e.hi
-    k.x = e.x
-    k.e = e.e
-    return k
-
-
 cdef inline Key _key_from(tuple key) except *:
     """A key from Python: (lo, hi, x, e)."""
     cdef Key k
@@ -526,11 +491,7 @@ cdef class Prover:
     carry the eaten counts (`_pack_eaten`).
     """
 
-    cdef Entry* table
-    cdef uint64_t cap
-    cdef uint64_t mask
-    cdef public uint64_t count
-    cdef uint64_t max_cap
+    cdef Table t
     cdef State* kids
     cdef Key* kkeys
     cdef uint64_t* kpn
@@ -572,25 +533,19 @@ cdef class Prover:
             self.or_seat[seat] = (seat != goal_seat) if big_loser else (seat == self.attacker)
         self.epsilon = epsilon
         self.scale = scale
-        self.cap = 1 << 12
-        self.max_cap = 1 << 12
-        while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
-            self.max_cap *= 2
-        self.mask = self.cap - 1
-        self.table = <Entry*>calloc(self.cap, sizeof(Entry))
+        table_made = _table_init(&self.t, max_bytes)
         self.kids = <State*>malloc(MAXKIDS * sizeof(State))
         self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
         self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
         self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
         self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
-        if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
+        if not (table_made and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
             raise MemoryError("eight-and-a-half native prover: out of memory")
-        self.count = 0
         self.expansions = 0
         self.weak = True
 
     def __dealloc__(self):
-        free(self.table)
+        _table_free(&self.t)
         free(self.kids)
         free(self.kkeys)
         free(self.kpn)
@@ -598,84 +553,18 @@ cdef class Prover:
         free(self.kloop)
 
     @property
+    def count(self) -> int:
+        """Positions in the table."""
+        return self.t.count
+
+    @property
     def nbytes(self) -> int:
         """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
-        return self.cap * sizeof(Entry)
+        return self.t.cap * sizeof(Entry)
 
     @property
     def buffer_bytes(self) -> int:
         return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
-
-    # -- table ---------------------------------------------------------------------------------
-
-    cdef inline int64_t _find(self, Key* k) noexcept:
-        cdef uint64_t i = _hash(k) & self.mask
-        cdef Entry* e
-        while True:
-            e = &self.table[i]
-            if e.hi == 0:
-                return -1
-            if e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e:
-                return <int64_t>i
-            i = (i + 1) & self.mask
-
-    cdef int64_t _insert(self, Key* k, uint64_t pn, uint64_t dn) noexcept:
-        """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
-        cdef uint64_t i
-        cdef Entry* e
-        if (self.count + 1) * 10 > self.cap * 7:
-            if not self._grow():
-                return -1
-        i = _hash(k) & self.mask
-        while True:
-            e = &self.table[i]
-            if e.hi == 0:
-                e.lo = k.lo
-                e.hi = k.hi
-                e.x = k.x
-                e.e = k.e
-                e.pn = pn
-                e.dn = dn
-                e.path = -1
-                self.count += 1
-                return <int64_t>i
-            if e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e:
-                return <int64_t>i
-            i = (i + 1) & self.mask
-
-    cdef bint _grow(self) noexcept:
-        """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
-        cdef uint64_t new_cap = self.cap * 2
-        cdef bint keep_all = True
-        if new_cap > self.max_cap:
-            new_cap = self.cap
-            keep_all = False
-        cdef Entry* old = self.table
-        cdef uint64_t old_cap = self.cap
-        cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
-        if fresh == NULL:
-            return False
-        cdef uint64_t j, i, kept = 0
-        cdef Entry* e
-        cdef Key k
-        for j in range(old_cap):
-            e = &old[j]
-            if e.hi == 0:
-                continue
-            if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
-                continue
-            k = _key_of(e)
-            i = _hash(&k) & (new_cap - 1)
-            while fresh[i].hi != 0:
-                i = (i + 1) & (new_cap - 1)
-            fresh[i] = e[0]
-            kept += 1
-        free(old)
-        self.table = fresh
-        self.cap = new_cap
-        self.mask = new_cap - 1
-        self.count = kept
-        return (kept + 1) * 10 <= self.cap * 9
 
     # -- facts ---------------------------------------------------------------------------------
 
@@ -731,12 +620,12 @@ cdef class Prover:
         """True (proven), False (disproven) or None for a native key (`native_key`); terminals
         settle here."""
         cdef Key k = _key_from(key)
-        cdef int64_t i = self._find(&k)
+        cdef int64_t i = _table_find(&self.t, &k)
         cdef State s
         if i >= 0:
-            if self.table[i].pn == 0:
+            if self.t.slots[i].pn == 0:
                 return True
-            if self.table[i].dn == 0:
+            if self.t.slots[i].dn == 0:
                 return False
             return None
         self._state(&k, &s)
@@ -744,32 +633,27 @@ cdef class Prover:
         if v == -2:
             return None
         cdef bint reached = self._reached(v)
-        i = self._insert(&k, 0 if reached else INF, 1 if reached else 0)
+        i = _table_insert(&self.t, &k, 0 if reached else INF, 1 if reached else 0)
         return reached
 
     def numbers(self, tuple key):
         """(proof number, disproof number) of a key in the table, or None."""
         cdef Key k = _key_from(key)
-        cdef int64_t i = self._find(&k)
+        cdef int64_t i = _table_find(&self.t, &k)
         if i < 0:
             return None
-        return self.table[i].pn, self.table[i].dn
+        return self.t.slots[i].pn, self.t.slots[i].dn
 
     def depth(self, tuple key):
         cdef Key k = _key_from(key)
-        cdef int64_t i = self._find(&k)
-        if i < 0 or self.table[i].pn != 0:
+        cdef int64_t i = _table_find(&self.t, &k)
+        if i < 0 or self.t.slots[i].pn != 0:
             raise KeyError("not proven")
-        return self.table[i].dn - 1
+        return self.t.slots[i].dn - 1
 
     def purge(self):
         """Drop the unsettled entries (facts stay); returns how many were dropped."""
-        cdef uint64_t before = self.count
-        cdef uint64_t saved = self.max_cap
-        self.max_cap = self.cap  # no room to grow: _grow drops what is not settled
-        self._grow()
-        self.max_cap = saved
-        return before - self.count
+        return _table_purge(&self.t)
 
     # -- search --------------------------------------------------------------------------------
 
@@ -824,12 +708,12 @@ cdef class Prover:
         base = <uint64_t>depth * MAXKIDS
         for i in range(n):  # the children's keys, and their slots fetched while the others are made
             self.kkeys[base + i] = self._key(&self.kids[i])
-            __builtin_prefetch(&self.table[_hash(&self.kkeys[base + i]) & self.mask])
+            __builtin_prefetch(&self.t.slots[_hash(&self.kkeys[base + i]) & self.t.mask])
         for i in range(n):
             self.kloop[base + i] = 0x3FFFFFFF
-            cslot = self._find(&self.kkeys[base + i])
+            cslot = _table_find(&self.t, &self.kkeys[base + i])
             if cslot >= 0:
-                e = &self.table[cslot]
+                e = &self.t.slots[cslot]
                 if e.pn == 0:
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
@@ -849,11 +733,11 @@ cdef class Prover:
                 if self._reached(v):
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
-                    cslot = self._insert(&self.kkeys[base + i], 0, 1)
+                    cslot = _table_insert(&self.t, &self.kkeys[base + i], 0, 1)
                 else:
                     self.kpn[base + i] = INF
                     self.kdn[base + i] = 0
-                    cslot = self._insert(&self.kkeys[base + i], INF, 0)
+                    cslot = _table_insert(&self.t, &self.kkeys[base + i], INF, 0)
                 if cslot < 0:
                     self.stop = MEMORY
                     out_pn[0] = 1
@@ -868,13 +752,13 @@ cdef class Prover:
                 lead = self._defenders_least(&self.kids[i], False) - _cards(&self.kids[i], self.attacker)
             self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
             self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
-        slot = self._insert(&key, 1, 1)
+        slot = _table_insert(&self.t, &key, 1, 1)
         if slot < 0:
             self.stop = MEMORY
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        self.table[slot].path = depth
+        self.t.slots[slot].path = depth
         pn0 = 0
         dn0 = 0
         while True:
@@ -893,13 +777,13 @@ cdef class Prover:
             if self.stop:
                 break
         # the table may have moved (grown): find this node again
-        slot = self._find(&key)
+        slot = _table_find(&self.t, &key)
         if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
             self.stop = MEMORY
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        e = &self.table[slot]
+        e = &self.t.slots[slot]
         e.path = -1
         if self.stop:
             out_pn[0] = e.pn
@@ -910,18 +794,18 @@ cdef class Prover:
                 d = INF
                 for i in range(n):
                     if self.kpn[base + i] == 0:
-                        cslot = self._find(&self.kkeys[base + i])
-                        p = self.table[cslot].dn if cslot >= 0 else 1
+                        cslot = _table_find(&self.t, &self.kkeys[base + i])
+                        p = self.t.slots[cslot].dn if cslot >= 0 else 1
                         if p < d:
                             d = p
             else:
                 d = 0
                 for i in range(n):
-                    cslot = self._find(&self.kkeys[base + i])
-                    p = self.table[cslot].dn if cslot >= 0 else 1
+                    cslot = _table_find(&self.t, &self.kkeys[base + i])
+                    p = self.t.slots[cslot].dn if cslot >= 0 else 1
                     if p > d:
                         d = p
-            e = &self.table[slot]
+            e = &self.t.slots[slot]
             e.pn = 0
             e.dn = d + 1
             out_pn[0] = 0
@@ -961,12 +845,12 @@ cdef class Prover:
 
         (Shithead's pass, with one change for speed: the moves inside the set are generated
         once and kept, instead of generated again to list the predecessors.)"""
-        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
+        cdef uint64_t cap = self.t.cap, j, n = 0, e_count = 0, e_cap, q_head = 0, q_tail = 0
         cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))  # slot → number in the set, or -1
         if index == NULL:
             return False
         for j in range(cap):
-            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+            if self.t.slots[j].hi != 0 and self.t.slots[j].pn != 0 and self.t.slots[j].dn != 0:
                 index[j] = <int32_t>n
                 n += 1
             else:
@@ -1010,7 +894,7 @@ cdef class Prover:
                 late = True
                 break
             j = slot_of[u]
-            k = _key_of(&self.table[j])
+            k = _key_of(&self.t.slots[j])
             self._state(&k, &st)
             attacker[u] = self.or_seat[st.seat]
             kids = _successors(&st, self.kids)
@@ -1026,16 +910,16 @@ cdef class Prover:
                 succ = grown
             for i in range(kids):
                 ck[i] = self._key(&self.kids[i])
-                __builtin_prefetch(&self.table[_hash(&ck[i]) & self.mask])
+                __builtin_prefetch(&self.t.slots[_hash(&ck[i]) & self.t.mask])
             for i in range(kids):
-                cs = self._find(&ck[i])
+                cs = _table_find(&self.t, &ck[i])
                 if cs >= 0 and index[cs] >= 0:
                     c = index[cs]
                     counter[u] += 1
                     pred_start[c + 1] += 1
                     succ[e_count] = c
                     e_count += 1
-                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                elif cs >= 0 and self.t.slots[cs].dn == 0:  # disproven: safe for the defender
                     if not attacker[u]:
                         counter[u] += 1 << 20  # a safe move that never goes away
                 elif cs >= 0:  # proven
@@ -1092,8 +976,8 @@ cdef class Prover:
             for u in range(<int32_t>n):
                 if not unsafe[u]:
                     j = slot_of[u]
-                    self.table[j].pn = INF
-                    self.table[j].dn = 0
+                    self.t.slots[j].pn = INF
+                    self.t.slots[j].dn = 0
                     settled += 1
         free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start)
         free(succ_start); free(succ); free(queue); free(pred); free(fill)

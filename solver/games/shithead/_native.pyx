@@ -37,6 +37,7 @@ cdef enum:
     MAXDEPTH = 10000
 
 include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
+include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
 cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 # status codes returned by run()
@@ -100,11 +101,6 @@ ctypedef struct State:
     int run_rank
     int run_len
 
-ctypedef struct Key:
-    uint64_t lo
-    uint64_t hi
-
-
 cdef inline int _cards(State* s, int seat) noexcept:
     cdef int r, total = 0
     cdef int b = 3 * seat
@@ -151,6 +147,8 @@ cdef inline Key _pack(State* s) noexcept:
     hi |= VALID
     k.lo = lo
     k.hi = hi
+    k.x = 0
+    k.e = 0
     return k
 
 
@@ -281,22 +279,14 @@ cdef int _successors(State* s, State* out) noexcept:
     return n
 
 
-# -- the transposition table --------------------------------------------------------------------
-
-ctypedef struct Entry:
-    uint64_t lo
-    uint64_t hi
-    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
-    uint64_t dn      # 0: disproven
-    int32_t path     # depth on the current path, -1 when not on it
-    uint32_t spare
-
-
-cdef inline uint64_t _hash(uint64_t lo, uint64_t hi) noexcept:
-    cdef uint64_t h = lo * <uint64_t>0x9E3779B97F4A7C15ULL
-    h ^= (hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    h ^= h >> 31
-    return h
+cdef inline Key _key_from(tuple key) except *:
+    """A key from Python: (lo, hi)."""
+    cdef Key k
+    k.lo = key[0]
+    k.hi = key[1]
+    k.x = 0
+    k.e = 0
+    return k
 
 
 cdef class Prover:
@@ -306,11 +296,7 @@ cdef class Prover:
     win?" (value ≥ 1), False "can the other seat force its loss?" (value < 0, at threshold 0).
     """
 
-    cdef Entry* table
-    cdef uint64_t cap
-    cdef uint64_t mask
-    cdef public uint64_t count
-    cdef uint64_t max_cap
+    cdef Table t
     cdef State* kids
     cdef Key* kkeys
     cdef uint64_t* kpn
@@ -335,25 +321,19 @@ cdef class Prover:
         self.attacker = goal_seat if for_max else 1 - goal_seat
         self.epsilon = epsilon
         self.scale = scale
-        self.cap = 1 << 12
-        self.max_cap = 1 << 12
-        while self.max_cap * 2 * sizeof(Entry) <= max_bytes:
-            self.max_cap *= 2
-        self.mask = self.cap - 1
-        self.table = <Entry*>calloc(self.cap, sizeof(Entry))
+        table_made = _table_init(&self.t, max_bytes)
         self.kids = <State*>malloc(MAXKIDS * sizeof(State))
         self.kkeys = <Key*>malloc(MAXDEPTH * MAXKIDS * sizeof(Key))
         self.kpn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
         self.kdn = <uint64_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(uint64_t))
         self.kloop = <int32_t*>malloc(MAXDEPTH * MAXKIDS * sizeof(int32_t))
-        if not (self.table and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
+        if not (table_made and self.kids and self.kkeys and self.kpn and self.kdn and self.kloop):
             raise MemoryError("shithead native prover: out of memory")
-        self.count = 0
         self.expansions = 0
         self.weak = True
 
     def __dealloc__(self):
-        free(self.table)
+        _table_free(&self.t)
         free(self.kids)
         free(self.kkeys)
         free(self.kpn)
@@ -361,80 +341,18 @@ cdef class Prover:
         free(self.kloop)
 
     @property
+    def count(self) -> int:
+        """Positions in the table."""
+        return self.t.count
+
+    @property
     def nbytes(self) -> int:
         """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
-        return self.cap * sizeof(Entry)
+        return self.t.cap * sizeof(Entry)
 
     @property
     def buffer_bytes(self) -> int:
         return MAXDEPTH * MAXKIDS * (sizeof(Key) + 20) + MAXKIDS * sizeof(State)
-
-    # -- table ---------------------------------------------------------------------------------
-
-    cdef inline int64_t _find(self, uint64_t lo, uint64_t hi) noexcept:
-        cdef uint64_t i = _hash(lo, hi) & self.mask
-        cdef Entry* e
-        while True:
-            e = &self.table[i]
-            if e.hi == 0:
-                return -1
-            if e.lo == lo and e.hi == hi:
-                return <int64_t>i
-            i = (i + 1) & self.mask
-
-    cdef int64_t _insert(self, uint64_t lo, uint64_t hi, uint64_t pn, uint64_t dn) noexcept:
-        """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
-        cdef uint64_t i
-        cdef Entry* e
-        if (self.count + 1) * 10 > self.cap * 7:
-            if not self._grow():
-                return -1
-        i = _hash(lo, hi) & self.mask
-        while True:
-            e = &self.table[i]
-            if e.hi == 0:
-                e.lo = lo
-                e.hi = hi
-                e.pn = pn
-                e.dn = dn
-                e.path = -1
-                self.count += 1
-                return <int64_t>i
-            if e.lo == lo and e.hi == hi:
-                return <int64_t>i
-            i = (i + 1) & self.mask
-
-    cdef bint _grow(self) noexcept:
-        """Double the table, or (at the memory budget) drop the unsettled entries not on the path."""
-        cdef uint64_t new_cap = self.cap * 2
-        cdef bint keep_all = True
-        if new_cap > self.max_cap:
-            new_cap = self.cap
-            keep_all = False
-        cdef Entry* old = self.table
-        cdef uint64_t old_cap = self.cap
-        cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
-        if fresh == NULL:
-            return False
-        cdef uint64_t j, i, kept = 0
-        cdef Entry* e
-        for j in range(old_cap):
-            e = &old[j]
-            if e.hi == 0:
-                continue
-            if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
-                continue
-            i = _hash(e.lo, e.hi) & (new_cap - 1)
-            while fresh[i].hi != 0:
-                i = (i + 1) & (new_cap - 1)
-            fresh[i] = e[0]
-            kept += 1
-        free(old)
-        self.table = fresh
-        self.cap = new_cap
-        self.mask = new_cap - 1
-        self.count = kept
-        return (kept + 1) * 10 <= self.cap * 9
 
     # -- facts ---------------------------------------------------------------------------------
 
@@ -456,47 +374,41 @@ cdef class Prover:
 
     def fact(self, tuple key):
         """True (proven), False (disproven) or None for a packed (lo, hi) key; terminals settle here."""
-        cdef uint64_t lo = key[0], hi = key[1]
-        cdef int64_t i = self._find(lo, hi)
+        cdef Key k = _key_from(key)
+        cdef int64_t i = _table_find(&self.t, &k)
         cdef State s
-        cdef Key k
         if i >= 0:
-            if self.table[i].pn == 0:
+            if self.t.slots[i].pn == 0:
                 return True
-            if self.table[i].dn == 0:
+            if self.t.slots[i].dn == 0:
                 return False
             return None
-        k.lo = lo
-        k.hi = hi
         _unpack(k, &s)
         cdef int v = self._terminal_value(&s)
         if v == -2:
             return None
         cdef bint reached = self._reached(v)
-        i = self._insert(lo, hi, 0 if reached else INF, 1 if reached else 0)
+        i = _table_insert(&self.t, &k, 0 if reached else INF, 1 if reached else 0)
         return reached
 
     def numbers(self, tuple key):
         """(proof number, disproof number) of a key in the table, or None."""
-        cdef int64_t i = self._find(key[0], key[1])
+        cdef Key k = _key_from(key)
+        cdef int64_t i = _table_find(&self.t, &k)
         if i < 0:
             return None
-        return self.table[i].pn, self.table[i].dn
+        return self.t.slots[i].pn, self.t.slots[i].dn
 
     def depth(self, tuple key):
-        cdef int64_t i = self._find(key[0], key[1])
-        if i < 0 or self.table[i].pn != 0:
+        cdef Key k = _key_from(key)
+        cdef int64_t i = _table_find(&self.t, &k)
+        if i < 0 or self.t.slots[i].pn != 0:
             raise KeyError("not proven")
-        return self.table[i].dn - 1
+        return self.t.slots[i].dn - 1
 
     def purge(self):
         """Drop the unsettled entries (facts stay); returns how many were dropped."""
-        cdef uint64_t before = self.count
-        cdef uint64_t saved = self.max_cap
-        self.max_cap = self.cap  # no room to grow: _grow drops what is not settled
-        self._grow()
-        self.max_cap = saved
-        return before - self.count
+        return _table_purge(&self.t)
 
     # -- search --------------------------------------------------------------------------------
 
@@ -505,10 +417,8 @@ cdef class Prover:
         Returns (status, expansions used)."""
         cdef uint64_t pn, dn
         cdef int32_t loop
-        cdef Key k
+        cdef Key k = _key_from(key)
         cdef uint64_t start = self.expansions
-        k.lo = key[0]
-        k.hi = key[1]
         self.stop = DONE
         self.slice_end = self.expansions + budget
         self.deadline = _now() + seconds
@@ -553,12 +463,12 @@ cdef class Prover:
         base = <uint64_t>depth * MAXKIDS
         for i in range(n):  # the children's keys, and their slots fetched while the others are made
             self.kkeys[base + i] = _pack(&self.kids[i])
-            __builtin_prefetch(&self.table[_hash(self.kkeys[base + i].lo, self.kkeys[base + i].hi) & self.mask])
+            __builtin_prefetch(&self.t.slots[_hash(&self.kkeys[base + i]) & self.t.mask])
         for i in range(n):
             self.kloop[base + i] = 0x3FFFFFFF
-            cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
+            cslot = _table_find(&self.t, &self.kkeys[base + i])
             if cslot >= 0:
-                e = &self.table[cslot]
+                e = &self.t.slots[cslot]
                 if e.pn == 0:
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
@@ -578,11 +488,11 @@ cdef class Prover:
                 if self._reached(v):
                     self.kpn[base + i] = 0
                     self.kdn[base + i] = INF
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, 0, 1)
+                    cslot = _table_insert(&self.t, &self.kkeys[base + i], 0, 1)
                 else:
                     self.kpn[base + i] = INF
                     self.kdn[base + i] = 0
-                    cslot = self._insert(self.kkeys[base + i].lo, self.kkeys[base + i].hi, INF, 0)
+                    cslot = _table_insert(&self.t, &self.kkeys[base + i], INF, 0)
                 if cslot < 0:
                     self.stop = MEMORY
                     out_pn[0] = 1
@@ -598,13 +508,13 @@ cdef class Prover:
             lead = a_opp - a_me
             self.kpn[base + i] = 1 + <uint64_t>(self.scale * (-lead if lead < 0 else 0))
             self.kdn[base + i] = 1 + <uint64_t>(self.scale * (lead if lead > 0 else 0))
-        slot = self._insert(key.lo, key.hi, 1, 1)
+        slot = _table_insert(&self.t, &key, 1, 1)
         if slot < 0:
             self.stop = MEMORY
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        self.table[slot].path = depth
+        self.t.slots[slot].path = depth
         pn0 = 0
         dn0 = 0
         while True:
@@ -623,13 +533,13 @@ cdef class Prover:
             if self.stop:
                 break
         # the table may have moved (grown): find this node again
-        slot = self._find(key.lo, key.hi)
+        slot = _table_find(&self.t, &key)
         if slot < 0:  # dropped by a purge at the memory budget (it was on the path: cannot happen)
             self.stop = MEMORY
             out_pn[0] = 1
             out_dn[0] = 1
             return
-        e = &self.table[slot]
+        e = &self.t.slots[slot]
         e.path = -1
         if self.stop:
             out_pn[0] = e.pn
@@ -640,18 +550,18 @@ cdef class Prover:
                 d = INF
                 for i in range(n):
                     if self.kpn[base + i] == 0:
-                        cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
-                        p = self.table[cslot].dn if cslot >= 0 else 1
+                        cslot = _table_find(&self.t, &self.kkeys[base + i])
+                        p = self.t.slots[cslot].dn if cslot >= 0 else 1
                         if p < d:
                             d = p
             else:
                 d = 0
                 for i in range(n):
-                    cslot = self._find(self.kkeys[base + i].lo, self.kkeys[base + i].hi)
-                    p = self.table[cslot].dn if cslot >= 0 else 1
+                    cslot = _table_find(&self.t, &self.kkeys[base + i])
+                    p = self.t.slots[cslot].dn if cslot >= 0 else 1
                     if p > d:
                         d = p
-            e = &self.table[slot]
+            e = &self.t.slots[slot]
             e.pn = 0
             e.dn = d + 1
             out_pn[0] = 0
@@ -688,12 +598,12 @@ cdef class Prover:
         move stays in the set or reaches a disproven position. No goal is reachable from such a
         set, so every position in it is disproven (a fact). Unexplored children count against
         the defender. Returns whether `root` was settled; the positions found are stored."""
-        cdef uint64_t cap = self.cap, j, n = 0, e_count = 0, q_head = 0, q_tail = 0
+        cdef uint64_t cap = self.t.cap, j, n = 0, e_count = 0, q_head = 0, q_tail = 0
         cdef int32_t* index = <int32_t*>malloc(cap * sizeof(int32_t))
         if index == NULL:
             return False
         for j in range(cap):
-            if self.table[j].hi != 0 and self.table[j].pn != 0 and self.table[j].dn != 0:
+            if self.t.slots[j].hi != 0 and self.t.slots[j].pn != 0 and self.t.slots[j].dn != 0:
                 index[j] = <int32_t>n
                 n += 1
             else:
@@ -730,8 +640,7 @@ cdef class Prover:
                 late = True
                 break
             j = slot_of[u]
-            k.lo = self.table[j].lo
-            k.hi = self.table[j].hi
+            k = _key_of(&self.t.slots[j])
             _unpack(k, &st)
             attacker[u] = st.seat == self.attacker
             kids = _successors(&st, self.kids)
@@ -739,11 +648,11 @@ cdef class Prover:
             counter[u] = 0
             for i in range(kids):
                 ck = _pack(&self.kids[i])
-                cs = self._find(ck.lo, ck.hi)
+                cs = _table_find(&self.t, &ck)
                 if cs >= 0 and index[cs] >= 0:
                     counter[u] += 1
                     pred_start[index[cs] + 1] += 1
-                elif cs >= 0 and self.table[cs].dn == 0:  # disproven: safe for the defender
+                elif cs >= 0 and self.t.slots[cs].dn == 0:  # disproven: safe for the defender
                     if not attacker[u]:
                         counter[u] += 1 << 20  # a safe move that never goes away
                 elif cs >= 0:  # proven
@@ -782,13 +691,12 @@ cdef class Prover:
                 late = True
                 break
             j = slot_of[u]
-            k.lo = self.table[j].lo
-            k.hi = self.table[j].hi
+            k = _key_of(&self.t.slots[j])
             _unpack(k, &st)
             kids = _successors(&st, self.kids)
             for i in range(kids):
                 ck = _pack(&self.kids[i])
-                cs = self._find(ck.lo, ck.hi)
+                cs = _table_find(&self.t, &ck)
                 if cs >= 0 and index[cs] >= 0:
                     c = index[cs]
                     pred[fill[c]] = u
@@ -819,8 +727,8 @@ cdef class Prover:
         for u in range(<int32_t>n):
             if not unsafe[u]:
                 j = slot_of[u]
-                self.table[j].pn = INF
-                self.table[j].dn = 0
+                self.t.slots[j].pn = INF
+                self.t.slots[j].dn = 0
                 settled += 1
         free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
         free(pred); free(fill)

@@ -1,0 +1,153 @@
+# The transposition table every compiled endgame prover keeps (solver/games/*/_native.pyx),
+# included like _dfpn_step.pxi. Open addressing with linear probing over keys of up to 176 bits,
+# 40 bytes an entry; grown by doubling up to a memory budget, where the unsettled entries off the
+# search path are dropped instead (settled ones are facts and stay). A game packs its positions
+# into `Key`s; a used slot is told by its `hi` word, which every game keeps non-zero.
+
+from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+
+
+ctypedef struct Key:
+    uint64_t lo
+    uint64_t hi     # never 0 (the games' packings see to it): 0 marks an empty slot
+    uint32_t x      # a third word where a game needs one, else 0
+    uint16_t e      # state only one test reads (Eight and a half's big-loser eaten counts), else 0
+
+
+ctypedef struct Entry:
+    uint64_t lo
+    uint64_t hi
+    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
+    uint64_t dn      # 0: disproven
+    uint32_t x
+    int16_t path     # depth on the current search path (< MAXDEPTH), -1 when not on it
+    uint16_t e
+
+
+ctypedef struct Table:
+    Entry* slots
+    uint64_t cap
+    uint64_t mask
+    uint64_t count
+    uint64_t max_cap
+
+
+cdef inline uint64_t _hash(Key* k) noexcept:
+    cdef uint64_t h = k.lo * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (k.hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    h += (<uint64_t>k.x | (<uint64_t>k.e) << 32) * <uint64_t>0x94D049BB133111EBULL
+    h ^= h >> 31
+    return h
+
+
+cdef inline Key _key_of(Entry* e) noexcept:
+    cdef Key k
+    k.lo = e.lo
+    k.hi = e.hi
+    k.x = e.x
+    k.e = e.e
+    return k
+
+
+cdef inline bint _holds(Entry* e, Key* k) noexcept:
+    return e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e
+
+
+cdef bint _table_init(Table* t, uint64_t max_bytes) noexcept:
+    """A small empty table that may grow to `max_bytes`; False when out of memory."""
+    t.cap = 1 << 12
+    t.max_cap = 1 << 12
+    while t.max_cap * 2 * sizeof(Entry) <= max_bytes:
+        t.max_cap *= 2
+    t.mask = t.cap - 1
+    t.count = 0
+    t.slots = <Entry*>calloc(t.cap, sizeof(Entry))
+    return t.slots != NULL
+
+
+cdef inline void _table_free(Table* t) noexcept:
+    free(t.slots)
+    t.slots = NULL
+
+
+cdef inline int64_t _table_find(Table* t, Key* k) noexcept:
+    """The slot of a key, or -1."""
+    cdef uint64_t i = _hash(k) & t.mask
+    cdef Entry* e
+    while True:
+        e = &t.slots[i]
+        if e.hi == 0:
+            return -1
+        if _holds(e, k):
+            return <int64_t>i
+        i = (i + 1) & t.mask
+
+
+cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept:
+    """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
+    cdef uint64_t i
+    cdef Entry* e
+    if (t.count + 1) * 10 > t.cap * 7:
+        if not _table_grow(t):
+            return -1
+    i = _hash(k) & t.mask
+    while True:
+        e = &t.slots[i]
+        if e.hi == 0:
+            e.lo = k.lo
+            e.hi = k.hi
+            e.x = k.x
+            e.e = k.e
+            e.pn = pn
+            e.dn = dn
+            e.path = -1
+            t.count += 1
+            return <int64_t>i
+        if _holds(e, k):
+            return <int64_t>i
+        i = (i + 1) & t.mask
+
+
+cdef bint _table_grow(Table* t) noexcept:
+    """Double the table, or (at the memory budget) drop the unsettled entries not on the path;
+    False when that leaves no room."""
+    cdef uint64_t new_cap = t.cap * 2
+    cdef bint keep_all = True
+    if new_cap > t.max_cap:
+        new_cap = t.cap
+        keep_all = False
+    cdef Entry* fresh = <Entry*>calloc(new_cap, sizeof(Entry))
+    if fresh == NULL:
+        return False
+    cdef uint64_t j, i, kept = 0
+    cdef Entry* e
+    cdef Key k
+    for j in range(t.cap):
+        e = &t.slots[j]
+        if e.hi == 0:
+            continue
+        if not keep_all and e.pn != 0 and e.dn != 0 and e.path < 0:
+            continue
+        k = _key_of(e)
+        i = _hash(&k) & (new_cap - 1)
+        while fresh[i].hi != 0:
+            i = (i + 1) & (new_cap - 1)
+        fresh[i] = e[0]
+        kept += 1
+    free(t.slots)
+    t.slots = fresh
+    t.cap = new_cap
+    t.mask = new_cap - 1
+    t.count = kept
+    return (kept + 1) * 10 <= t.cap * 9
+
+
+cdef uint64_t _table_purge(Table* t) noexcept:
+    """Drop the unsettled entries (facts stay); how many were dropped."""
+    cdef uint64_t before = t.count
+    cdef uint64_t saved = t.max_cap
+    t.max_cap = t.cap  # no room to grow: growing drops what is not settled
+    _table_grow(t)
+    t.max_cap = saved
+    return before - t.count
