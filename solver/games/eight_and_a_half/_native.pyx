@@ -27,10 +27,9 @@ the big-loser test keeps them, as two clamped differences (`_pack_eaten`).
   Demon (9 bits each), the pair (1, 2) (13 bits), the pile's value (5), ½ bit (1), seat (2),
   table bits (3) and the first 22 bits of the six open and blind multisets (54 bits), whose
   last 32 bits are the third word;
-- the transposition table is open addressing over those keys, 40 bytes an entry (key, 64-bit
-  proof and disproof numbers, the depth on the current path), grown by doubling up to the
-  memory budget; when it is full, unsettled entries are dropped (settled ones are facts and
-  stay);
+- the transposition table and the df-pn step are the ones every compiled prover shares
+  (solver/core/_dfpn_table.pxi, _dfpn_step.pxi): open addressing, 40 bytes an entry, grown by
+  doubling up to the memory budget, where unsettled entries are dropped (facts stay);
 - the pile rules are `rules.play_cards` and `rules.combo_fits` turned into tables when the module
   loads (the same tables as the Python kernel's);
 - children are generated into a buffer indexed by depth, not Python lists; their table slots

@@ -11,10 +11,9 @@ Python prover's and with brute force. What differs is representation, never beha
   (each hand, face-up and face-down set, and the pile) as one of 330 combinations (9 bits), then
   the seat to move (1 bit), the pile's effective top (4), whether a 3 lies on top (1) and the
   top run's length (3); the top run's rank follows from those (a 3 on top, else the top);
-- the transposition table is open addressing over those pairs of words, 40 bytes an entry
-  (key, 64-bit proof and disproof numbers, the depth on the current path), grown by doubling up to
-  the memory budget; when it is full, unsettled entries are dropped (settled ones are facts
-  and stay);
+- the transposition table and the df-pn step are the ones every compiled prover shares
+  (solver/core/_dfpn_table.pxi, _dfpn_step.pxi): open addressing, 40 bytes an entry, grown by
+  doubling up to the memory budget, where unsettled entries are dropped (facts stay);
 - children are generated into a buffer indexed by depth, not Python lists.
 """
 
