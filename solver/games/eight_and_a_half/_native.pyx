@@ -602,15 +602,15 @@ cdef class Prover:
                     least = v
         return least
 
-    cdef inline int _others_most(self, State* s) noexcept:
-        """The most that a seat other than the goal seat would be left holding (`_held`)."""
-        cdef int seat, v, most = -0x7FFFFFFF
+    cdef inline int _others_least(self, State* s) noexcept:
+        """The fewest cards a seat other than the goal seat still has to play."""
+        cdef int seat, v, least = 0x7FFFFFFF
         for seat in range(self.players):
             if seat != self.goal_seat:
-                v = _held(s, seat)
-                if v > most:
-                    most = v
-        return most
+                v = _cards(s, seat)
+                if v < least:
+                    least = v
+        return least
 
     cdef inline bint _reached(self, int value) noexcept:
         return value >= 1 if self.for_max else value < 0
@@ -743,8 +743,8 @@ cdef class Prover:
                     out_dn[0] = 1
                     return
                 continue
-            if self.big_loser:  # the attackers are ahead when the goal seat holds the most
-                lead = _held(&self.kids[i], self.goal_seat) - self._others_most(&self.kids[i])
+            if self.big_loser:  # the attackers are ahead when another seat is nearer going out
+                lead = _cards(&self.kids[i], self.goal_seat) - self._others_least(&self.kids[i])
             elif self.kind == 1:
                 lead = self._defenders_least(&self.kids[i], True) - _turns(&self.kids[i], self.attacker)
             else:
