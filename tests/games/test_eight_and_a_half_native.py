@@ -415,16 +415,18 @@ def test_three_player_big_loser_questions_match_python_and_brute_force() -> None
 
 def test_three_player_dealt_big_loser_questions_agree_with_python() -> None:
     """Dealt three-player endgames (eaten counts from real play): the compiled big-loser tests
-    against the Python prover where the Python prover settles them."""
+    against the Python prover where the Python prover settles them. EH1-3-AAAAAAA is there
+    because an estimate that led the compiled search astray once left it unknown after 3 million
+    expansions where the Python prover needs under a thousand positions."""
     agreed = 0
-    for i in range(6):
-        position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(f"EH1-3-AAAAB{chr(65 + i)}A"))
+    for code in ["EH1-3-AAAAAAA"] + [f"EH1-3-AAAAB{chr(65 + i)}A" for i in range(6)]:
+        position, _ = ADAPTER.until_endgame(ADAPTER.position_from_code(code))
         questions = _big_loser_questions()
         compiled = solve_all(GAME, position, questions, Limits(nodes=200_000), method="proof")
         with eh_kernel_native_off():
             reference = solve_all(GAME, position, questions, Limits(nodes=8_000), method="proof")
         for c, r in zip(compiled, reference):
             if r.status == "solved":
-                assert c.status == "solved" and c.value == r.value
+                assert c.status == "solved" and c.value == r.value, code
                 agreed += 1
-    assert agreed >= 6
+    assert agreed >= 9
