@@ -30,6 +30,8 @@ ctypedef struct Table:
     uint64_t cap
     uint64_t mask
     uint64_t count
+    uint64_t peak    # the most entries held at once (entries are dropped at the memory budget)
+    uint64_t made    # entries made over the table's life (dropped ones included)
     uint64_t max_cap
 
 
@@ -62,6 +64,8 @@ cdef bint _table_init(Table* t, uint64_t max_bytes) noexcept:
         t.max_cap *= 2
     t.mask = t.cap - 1
     t.count = 0
+    t.peak = 0
+    t.made = 0
     t.slots = <Entry*>calloc(t.cap, sizeof(Entry))
     return t.slots != NULL
 
@@ -103,6 +107,9 @@ cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept:
             e.dn = dn
             e.path = -1
             t.count += 1
+            t.made += 1
+            if t.count > t.peak:
+                t.peak = t.count
             return <int64_t>i
         if _holds(e, k):
             return <int64_t>i

@@ -135,6 +135,14 @@ class NativeProver:
     def size(self) -> int:
         return int(self.native.count)
 
+    @property
+    def peak(self) -> int:
+        return int(self.native.peak)
+
+    @property
+    def made(self) -> int:
+        return int(self.native.made)
+
     def nbytes(self) -> int:
         return int(self.native.nbytes)
 
@@ -198,6 +206,8 @@ class Prover:
         self.counter = counter  # shared [expansions, slice end, positions stored, position limit] of a solve
         self.table: dict[Hashable, int] = {}  # key → -1-depth (proven), 0 (disproven), pn << 32 | dn
         self.path: dict[Hashable, int] = {}
+        self.purged_from = 0  # the table's size before the largest purge
+        self.purged = 0  # entries dropped by purges
         self.estimate = view.estimate  # the game's initial proof and disproof numbers
 
     def is_attacker(self, node: Any) -> bool:
@@ -388,6 +398,16 @@ class Prover:
     def size(self) -> int:
         return len(self.table)
 
+    @property
+    def peak(self) -> int:
+        """The most positions the table has held at once (a purge drops some)."""
+        return max(self.purged_from, len(self.table))
+
+    @property
+    def made(self) -> int:
+        """Positions stored over the table's life, purged ones included."""
+        return self.purged + len(self.table)
+
     def nbytes(self) -> int:
         """Bytes held by the table: dict slots plus key and value objects (sampled)."""
         table = self.table
@@ -406,7 +426,9 @@ class Prover:
         """Forget the search numbers of unsettled positions (keep every fact); entries dropped."""
         table = self.table
         before = len(table)
+        self.purged_from = max(self.purged_from, before)
         self.table = {k: e for k, e in table.items() if e <= 0}
+        self.purged += before - len(self.table)
         return before - len(self.table)
 
 
@@ -490,6 +512,9 @@ def solve_proof(
     def positions() -> int:
         return sum(q.table_entries() for q in qs)
 
+    def made() -> int:
+        return sum(p.made for q in qs for p in q.provers.values())
+
     budget.counts = lambda: (positions(), counter[0], 0)
     root = view.node_of(position)
     root_terminal = game.terminal(position)
@@ -499,15 +524,17 @@ def solve_proof(
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 30_000))
     try:  # the position's value first (df-pn picks the move to prove it by), then every move's
-        reason = _schedule(qs, [root], budget, counter, limits, positions)
+        reason = _schedule(qs, [root], budget, counter, limits, made)
         value_seconds = budget.elapsed()
         if not reason and moves:
-            reason = _schedule(qs, children, budget, counter, limits, positions)
+            reason = _schedule(qs, children, budget, counter, limits, made)
     finally:
         sys.setrecursionlimit(old_limit)
     budget.report(final=True)
     seconds = budget.elapsed()
-    n = max(1, positions())
+    # positions held at the most: where entries were dropped at the memory budget, the tables
+    # are sized for the peak, and the positions now held would overstate the bytes a position
+    n = max(1, sum(p.peak for q in qs for p in q.provers.values()))
     bytes_per_position = _table_bytes(qs) / n
     solutions: list[Solution[Any, Any]] = []
     for q in qs:
@@ -546,7 +573,7 @@ def solve_proof(
 
 
 def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, counter: list[int],
-              limits: Limits, positions: Callable[[], int]) -> str:
+              limits: Limits, made: Callable[[], int]) -> str:
     """Run every open test of every node round robin, in slices that double; '' or the limit hit."""
     slice_size = 2_000
     try:
@@ -571,7 +598,9 @@ def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, co
                 return "depth limit reached (search recursion)"
             try:
                 budget.check_now()
-                if limits.nodes is not None and positions() > limits.nodes:
+                # positions stored, dropped ones included: a table capped by memory keeps
+                # dropping and would never reach the limit otherwise
+                if limits.nodes is not None and made() > limits.nodes:
                     raise _LimitHit(f"position limit {limits.nodes} reached")
             except _LimitHit as hit:
                 return hit.reason

@@ -104,3 +104,18 @@ def test_shithead_native_agrees_with_python_on_larger_tables(monkeypatch: pytest
         for a, b in zip(compiled.moves, reference.moves):
             assert a.value is None or b.value is None or a.value == b.value, p.to_json()
         checked += 1
+
+
+def test_tables_capped_by_memory_stop_at_the_position_limit_and_count_bytes_over_their_peak() -> None:
+    """A memory limit so small that the compiled tables keep dropping unsettled entries: the
+    position limit still ends the solve (it counts dropped positions too; it used to run on until
+    the clock stopped it), and bytes per position are the tables' bytes over the most positions
+    they held, not over the few left at the end."""
+    from halfmoon.solver.games.shithead.policy import play_until_endgame
+
+    position = play_until_endgame(Position.from_deal_code("SH1-2-AAAAAAB"), 0)[0]
+    result = solve(GAME, position, WinLoss(position.to_move), Limits(nodes=300_000, memory_bytes=1 << 22), "proof")
+    assert result.status == "unknown" and "position limit" in result.reason
+    assert result.extra["native"] is True
+    assert result.positions > sum(result.extra["tests"].values())  # entries were dropped: the peak counts
+    assert 40 <= result.bytes_per_position <= 40 / 0.35  # 40-byte entries, tables at least 35% full at their peak

@@ -345,6 +345,16 @@ cdef class Prover:
         return self.t.count
 
     @property
+    def peak(self) -> int:
+        """The most positions the table has held at once."""
+        return self.t.peak
+
+    @property
+    def made(self) -> int:
+        """Positions stored over the table's life, those dropped at the memory budget included."""
+        return self.t.made
+
+    @property
     def nbytes(self) -> int:
         """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
         return self.t.cap * sizeof(Entry)
