@@ -287,30 +287,47 @@ def test_partial_searches_and_the_safety_pass_only_settle_true_facts() -> None:
     assert settled > 0
 
 
+def _agree_on_three_player_table(p: Position, questions: list[Coalition], game: Any,
+                                 reduce: Any) -> list[tuple[Any, int]] | None:
+    """Compiled, Python (compiled switched off), retrograde analysis and brute force agree on
+    every question about a small three-player table, the position's value and every move's, and
+    the compiled lines replay to their value; None when retrograde analysis cannot finish the
+    table. `game` and `reduce` are the references' view (eaten counts dropped where the questions
+    never read them). Each question's compiled solution and brute-force value."""
+    start = GAME.encode(p)
+    retro = solve_all(game, reduce(start), questions, Limits(nodes=150), method="retrograde")
+    if not retro[0].extra["complete"]:
+        return None
+    compiled = solve_all(GAME, start, questions, Limits(nodes=200_000), method="proof")
+    with eh_kernel_native_off():
+        reference = solve_all(GAME, start, questions, Limits(nodes=200_000, seconds=10), method="proof")
+    out = []
+    for q, c, r, rr in zip(questions, compiled, reference, retro):
+        assert c.extra.get("native") is True and r.extra.get("native") is False
+        expected = brute_force(game, reduce(start), q)
+        assert c.value == r.value == rr.value == expected, (str(p), q.seat)
+        kids = [brute_force(game, reduce(GAME.apply(start, m.move)), q) for m in c.moves]
+        assert [m.value for m in c.moves] == [m.value for m in r.moves] == [m.value for m in rr.moves] == kids
+        end = replay_line(GAME, start, c.line)
+        if c.line_end == "terminal":
+            assert q.value(GAME.terminal(end)) == c.value
+        out.append((c, expected))
+    return out
+
+
 def test_three_player_first_questions_match_python_and_brute_force() -> None:
     """"Can seat s force going out first against the two others?" for every seat of small
     three-player tables: compiled, Python (compiled switched off), retrograde and brute force
     agree on the position and on every move."""
     rng = random.Random(31)
+    questions = [Coalition(s, wins_outright, "go out first", draw_value=0) for s in range(3)]
     checked = yes = no = endless = 0
     while checked < 40 or endless < 3:
         p = _table(rng, (5, 10), table_bias=0.8, players=3)
-        if p is None:
+        results = None if p is None else _agree_on_three_player_table(p, questions, NO_SCORING, strip_eaten)
+        if results is None:
             continue
-        start = GAME.encode(p)
-        questions = [Coalition(s, wins_outright, "go out first", draw_value=0) for s in range(3)]
-        retro = solve_all(NO_SCORING, strip_eaten(start), questions, Limits(nodes=150), method="retrograde")
-        if not retro[0].extra["complete"]:
-            continue
-        compiled = solve_all(GAME, start, questions, Limits(nodes=200_000), method="proof")
-        with eh_kernel_native_off():
-            reference = solve_all(GAME, start, questions, Limits(nodes=200_000, seconds=10), method="proof")
-        for q, c, r, rr in zip(questions, compiled, reference, retro):
-            assert c.extra.get("native") is True and r.extra.get("native") is False
-            expected = brute_force(NO_SCORING, strip_eaten(start), q)
-            assert c.value == r.value == rr.value == expected, (str(p), q.seat)
-            kids = [brute_force(NO_SCORING, strip_eaten(GAME.apply(start, m.move)), q) for m in c.moves]
-            assert [m.value for m in c.moves] == [m.value for m in r.moves] == [m.value for m in rr.moves] == kids
+        for c, expected in results:
             yes += expected == 1
             no += expected == 0
             endless += c.value == 0 and c.line_end == "repetition"
@@ -388,25 +405,10 @@ def test_three_player_big_loser_questions_match_python_and_brute_force() -> None
     checked = forced = avoided = 0
     while checked < 40:
         p = _table(rng, (5, 10), table_bias=0.8, players=3, eaten=8)
-        if p is None:
+        results = None if p is None else _agree_on_three_player_table(p, _big_loser_questions(), GAME, lambda k: k)
+        if results is None:
             continue
-        start = GAME.encode(p)
-        questions = _big_loser_questions()
-        retro = solve_all(GAME, start, questions, Limits(nodes=150), method="retrograde")
-        if not retro[0].extra["complete"]:
-            continue
-        compiled = solve_all(GAME, start, questions, Limits(nodes=200_000), method="proof")
-        with eh_kernel_native_off():
-            reference = solve_all(GAME, start, questions, Limits(nodes=200_000, seconds=10), method="proof")
-        for q, c, r, rr in zip(questions, compiled, reference, retro):
-            assert c.extra.get("native") is True and r.extra.get("native") is False
-            expected = brute_force(GAME, start, q)
-            assert c.value == r.value == rr.value == expected, (str(p), q.seat)
-            kids = [brute_force(GAME, GAME.apply(start, m.move), q) for m in c.moves]
-            assert [m.value for m in c.moves] == [m.value for m in r.moves] == [m.value for m in rr.moves] == kids
-            end = replay_line(GAME, start, c.line)
-            if c.line_end == "terminal":
-                assert q.value(GAME.terminal(end)) == c.value
+        for _, expected in results:
             forced += expected == 0
             avoided += expected == 1
         checked += 1
