@@ -158,3 +158,36 @@ cdef uint64_t _table_purge(Table* t) noexcept:
     _table_grow(t)
     t.max_cap = saved
     return before - t.count
+
+
+cdef class TableOwner:
+    """What a compiled prover shows of its table (each game's `Prover` derives from it)."""
+
+    cdef Table t
+
+    def __dealloc__(self):
+        _table_free(&self.t)
+
+    @property
+    def count(self) -> int:
+        """Positions in the table."""
+        return self.t.count
+
+    @property
+    def peak(self) -> int:
+        """The most positions the table has held at once."""
+        return self.t.peak
+
+    @property
+    def made(self) -> int:
+        """Positions stored over the table's life, those dropped at the memory budget included."""
+        return self.t.made
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
+        return self.t.cap * sizeof(Entry)
+
+    def purge(self):
+        """Drop the unsettled entries (facts stay); returns how many were dropped."""
+        return _table_purge(&self.t)

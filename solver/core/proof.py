@@ -428,8 +428,9 @@ class Prover:
         before = len(table)
         self.purged_from = max(self.purged_from, before)
         self.table = {k: e for k, e in table.items() if e <= 0}
-        self.purged += before - len(self.table)
-        return before - len(self.table)
+        dropped = before - len(self.table)
+        self.purged += dropped
+        return dropped
 
 
 # -- answering questions ----------------------------------------------------------------------

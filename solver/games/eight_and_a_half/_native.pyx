@@ -477,7 +477,7 @@ cdef inline Key _key_from(tuple key) except *:
     return k
 
 
-cdef class Prover:
+cdef class Prover(TableOwner):
     """df-pn for one goal about Eight-and-a-half endgames (see the module docstring).
 
     Two players: `goal_seat` is the seat of the win/loss question; `for_max` True tests "can it
@@ -490,7 +490,6 @@ cdef class Prover:
     carry the eaten counts (`_pack_eaten`).
     """
 
-    cdef Table t
     cdef State* kids
     cdef Key* kkeys
     cdef uint64_t* kpn
@@ -543,33 +542,12 @@ cdef class Prover:
         self.expansions = 0
         self.weak = True
 
-    def __dealloc__(self):
-        _table_free(&self.t)
+    def __dealloc__(self):  # the table: TableOwner
         free(self.kids)
         free(self.kkeys)
         free(self.kpn)
         free(self.kdn)
         free(self.kloop)
-
-    @property
-    def count(self) -> int:
-        """Positions in the table."""
-        return self.t.count
-
-    @property
-    def peak(self) -> int:
-        """The most positions the table has held at once."""
-        return self.t.peak
-
-    @property
-    def made(self) -> int:
-        """Positions stored over the table's life, those dropped at the memory budget included."""
-        return self.t.made
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes of the table (empty slots included); the fixed child buffers are `buffer_bytes`."""
-        return self.t.cap * sizeof(Entry)
 
     @property
     def buffer_bytes(self) -> int:
@@ -659,10 +637,6 @@ cdef class Prover:
         if i < 0 or self.t.slots[i].pn != 0:
             raise KeyError("not proven")
         return self.t.slots[i].dn - 1
-
-    def purge(self):
-        """Drop the unsettled entries (facts stay); returns how many were dropped."""
-        return _table_purge(&self.t)
 
     # -- search --------------------------------------------------------------------------------
 
