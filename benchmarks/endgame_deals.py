@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--players", default="2,3")
     parser.add_argument("--deals", default="0-99", help="deal numbers, e.g. 0-99 or 0-9,50")
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per position")
-    parser.add_argument("--max-positions", type=int, default=50_000_000)
+    parser.add_argument("--max-positions", type=int, default=200_000_000)
     parser.add_argument("--method", default="auto")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true",

@@ -26,7 +26,7 @@ from ..options import SECONDS, limits_of
 @click.option("--time-limit", "--max-seconds", "time_limit", type=SECONDS, default=None, metavar="SECONDS",
               help="Give up (unknown) after this many seconds (default 60).")
 @click.option("--node-limit", "--max-positions", "node_limit", type=click.IntRange(min=1, max=1 << 62), default=None,
-              help="Give up (unknown) beyond this many positions (default 50 000 000).")
+              help="Give up (unknown) beyond this many positions (default 200 000 000).")
 @click.option("--memory-mb", "--max-memory-mb", "memory_mb", type=click.IntRange(min=1, max=1 << 20), default=None,
               help="Give up (unknown) when memory grows by this much (default 6144).")
 @click.option("--method", type=click.Choice(["auto", "proof", "alphabeta", "retrograde", "negamax"]), default="auto",

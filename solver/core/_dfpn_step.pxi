@@ -7,6 +7,14 @@ from libc.stdint cimport int32_t, uint64_t
 
 cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
 
+cdef enum:  # what a prover's run() returns, with the expansions it used (solver.core.proof reads them)
+    DONE = 0          # the root is settled
+    PAUSED = 1        # the expansion budget of the call is used up
+    TIME = 2          # the time limit passed
+    MEMORY = 3        # the table cannot grow and nothing can be dropped
+    DEPTH = 4         # the search path reached MAXDEPTH
+    INTERRUPTED = 5   # Ctrl-C, or `cancel` set from another thread
+
 
 ctypedef struct DfpnStep:
     uint64_t pn      # the node's proof number, from its children's
@@ -17,7 +25,7 @@ ctypedef struct DfpnStep:
 
 
 cdef inline bint _dfpn_step(uint64_t* kpn, uint64_t* kdn, int n, bint is_or, bint weak,
-                            double epsilon, uint64_t th_pn, uint64_t th_dn, DfpnStep* out) noexcept:
+                            double epsilon, uint64_t th_pn, uint64_t th_dn, DfpnStep* out) noexcept nogil:
     """The node's numbers from its `n` children's; True when the node is settled or over a
     threshold (the search returns), else the child to search and its thresholds (1+ε trick).
 
@@ -69,7 +77,7 @@ cdef inline bint _dfpn_step(uint64_t* kpn, uint64_t* kdn, int n, bint is_or, bin
     return False
 
 
-cdef inline int32_t _disproof_loop(int32_t* kloop, uint64_t* kdn, int n, bint is_or) noexcept:
+cdef inline int32_t _disproof_loop(int32_t* kloop, uint64_t* kdn, int n, bint is_or) noexcept nogil:
     """The shallowest depth on the current path that a disproof of this node relies on (a
     repetition), from its children's; 0x3FFFFFFF when it relies on none. An OR node relies on every
     child's; an AND node on its disproven children's (any one refutes it: the deepest is kept)."""

@@ -35,7 +35,7 @@ ctypedef struct Table:
     uint64_t max_cap
 
 
-cdef inline uint64_t _hash(Key* k) noexcept:
+cdef inline uint64_t _hash(Key* k) noexcept nogil:
     cdef uint64_t h = k.lo * <uint64_t>0x9E3779B97F4A7C15ULL
     h ^= (k.hi + <uint64_t>0x632BE59BD9B4E019ULL) * <uint64_t>0xBF58476D1CE4E5B9ULL
     h += (<uint64_t>k.x | (<uint64_t>k.e) << 32) * <uint64_t>0x94D049BB133111EBULL
@@ -43,7 +43,7 @@ cdef inline uint64_t _hash(Key* k) noexcept:
     return h
 
 
-cdef inline Key _key_of(Entry* e) noexcept:
+cdef inline Key _key_of(Entry* e) noexcept nogil:
     cdef Key k
     k.lo = e.lo
     k.hi = e.hi
@@ -52,11 +52,11 @@ cdef inline Key _key_of(Entry* e) noexcept:
     return k
 
 
-cdef inline bint _holds(Entry* e, Key* k) noexcept:
+cdef inline bint _holds(Entry* e, Key* k) noexcept nogil:
     return e.lo == k.lo and e.hi == k.hi and e.x == k.x and e.e == k.e
 
 
-cdef bint _table_init(Table* t, uint64_t max_bytes) noexcept:
+cdef bint _table_init(Table* t, uint64_t max_bytes) noexcept nogil:
     """A small empty table that may grow to `max_bytes`; False when out of memory."""
     t.cap = 1 << 12
     t.max_cap = 1 << 12
@@ -70,12 +70,12 @@ cdef bint _table_init(Table* t, uint64_t max_bytes) noexcept:
     return t.slots != NULL
 
 
-cdef inline void _table_free(Table* t) noexcept:
+cdef inline void _table_free(Table* t) noexcept nogil:
     free(t.slots)
     t.slots = NULL
 
 
-cdef inline int64_t _table_find(Table* t, Key* k) noexcept:
+cdef inline int64_t _table_find(Table* t, Key* k) noexcept nogil:
     """The slot of a key, or -1."""
     cdef uint64_t i = _hash(k) & t.mask
     cdef Entry* e
@@ -88,7 +88,7 @@ cdef inline int64_t _table_find(Table* t, Key* k) noexcept:
         i = (i + 1) & t.mask
 
 
-cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept:
+cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept nogil:
     """The slot of a key (made with these numbers if new); -1 when memory is exhausted."""
     cdef uint64_t i
     cdef Entry* e
@@ -116,7 +116,7 @@ cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept:
         i = (i + 1) & t.mask
 
 
-cdef bint _table_grow(Table* t) noexcept:
+cdef bint _table_grow(Table* t) noexcept nogil:
     """Double the table, or (at the memory budget) drop the unsettled entries not on the path;
     False when that leaves no room."""
     cdef uint64_t new_cap = t.cap * 2
@@ -150,7 +150,7 @@ cdef bint _table_grow(Table* t) noexcept:
     return (kept + 1) * 10 <= t.cap * 9
 
 
-cdef uint64_t _table_purge(Table* t) noexcept:
+cdef uint64_t _table_purge(Table* t) noexcept nogil:
     """Drop the unsettled entries (facts stay); how many were dropped."""
     cdef uint64_t before = t.count
     cdef uint64_t saved = t.max_cap

@@ -25,16 +25,27 @@ scheduling the tests of all moves round robin in growing slices, so a time limit
 move proven, bounded or unknown rather than some moves untouched. Principal lines follow the
 stored proofs (their depths strictly decrease, so the line ends at a terminal); a draw's line
 keeps both sides on drawing moves until a position repeats.
+
+The tests are independent searches, each with its own table, so where they are compiled they
+run side by side on threads (`threads()`: $HALFMOON_THREADS, else every CPU the process may use):
+each test gets the same slices as it would alone, so it searches the same, and the main thread
+meanwhile checks the limits, reports progress, and stops a test once the others have settled
+what it was searching for.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
 from .solution import SOLVED, UNKNOWN, MoveValue, Progress, Solution, _Budget, _LimitHit
 from .game import Game, Question
+from ..errors import LimitError
 from .verdicts import Limits
 
 INF = 1 << 62  # far beyond any sum of proof numbers (sums saturating at a small bound stall the search)
@@ -112,6 +123,7 @@ class Goal:
 NATIVE_CHUNK = 250_000  # expansions per call into a compiled prover (limits and progress between calls)
 SAFETY_FROM = 1_000  # a compiled prover closes its explored region (draws) from this size on, then at each doubling
 SAFETY_SHARE = 0.1  # ... while the positions those passes went through stay within this share of the expansions
+PROGRESS_POLL = 0.05  # seconds between the main thread's checks while tests run side by side
 
 
 class NativeProver:
@@ -157,6 +169,8 @@ class NativeProver:
         return int(self.native.purge())
 
     def run(self, node: Any) -> bool | None:
+        """Search `node` until it is settled or the shared slice (`counter`) is used (`_Pause`);
+        limits and progress are checked between chunks."""
         key = self.to_key(node)
         settled: bool | None = self.native.fact(key)
         if settled is not None:
@@ -166,34 +180,80 @@ class NativeProver:
             allowed = min(counter[1] - counter[0], NATIVE_CHUNK)
             if allowed <= 0:
                 raise _Pause
-            remaining = self.budget.remaining_seconds()
-            status, used = self.native.run(key, allowed, 1e9 if remaining is None else remaining)
-            counter[0] += used
-            self.expansions += used
-            if status == 0:
+            status = self._chunk(key, allowed, self.budget.deadline())
+            if status == DONE:
                 settled = self.native.fact(key)
                 return settled
-            if status == 2:
-                raise _LimitHit(f"time limit {self.budget.limits.seconds:g} s reached")
-            if status == 3:
-                raise _LimitHit("memory limit reached (the compiled prover's table is full)")
-            if status == 4:
-                raise RecursionError("depth limit")
-            if status == 5:
-                raise KeyboardInterrupt
+            if status != PAUSED:
+                raise _stop_for(status, self.budget)
             self.budget.check_now()  # paused at the chunk's end: limits and progress, then go on
-            size = self.size
-            safety = getattr(self.native, "safety", None)
-            if (safety is not None and size >= SAFETY_FROM and size >= 2 * self.checked_at
-                    and self.safety_work + size <= SAFETY_SHARE * self.expansions):
-                # a pass costs work in proportion to the table and settles only endless play: a
-                # share of the work keeps proofs of wins fast and still settles draws (counted in
-                # positions, not seconds, so that a solve is the same on a busy machine)
-                self.checked_at = size
-                self.safety_work += size
-                remaining = self.budget.remaining_seconds()
-                if safety(key, 1e9 if remaining is None else remaining):
-                    return False
+            if self._safety(key, self.budget.deadline()):
+                return False
+
+    def advance(self, nodes: Sequence[Any], allowed: int, deadline: float | None) -> int:
+        """Search each of `nodes` not yet settled for up to `allowed` expansions, as `run` would
+        (the same chunks and safety passes, so the same search), but touching only this test's
+        table and counts: it runs on a worker thread beside the other tests. Returns the last
+        status (DONE when every node was settled or given its slice)."""
+        status = DONE
+        for node in nodes:
+            key = self.to_key(node)
+            if self.native.fact(key) is not None:
+                continue
+            done = 0
+            while True:
+                before = self.expansions
+                status = self._chunk(key, min(allowed - done, NATIVE_CHUNK), deadline)
+                done += self.expansions - before
+                if status != PAUSED:
+                    break
+                if self._safety(key, deadline):
+                    status = DONE
+                    break
+                if done >= allowed:
+                    break
+            if status not in (DONE, PAUSED):
+                return status
+        return status
+
+    def _chunk(self, key: Any, allowed: int, deadline: float | None) -> int:
+        seconds = 1e9 if deadline is None else max(0.0, deadline - time.perf_counter())
+        status, used = self.native.run(key, allowed, seconds)
+        with _COUNTING:
+            self.counter[0] += used
+        self.expansions += used
+        return int(status)
+
+    def _safety(self, key: Any, deadline: float | None) -> bool:
+        """A safety pass when one is due; whether it settled the root (a disproof)."""
+        size = self.size
+        safety = getattr(self.native, "safety", None)
+        if (safety is None or size < SAFETY_FROM or size < 2 * self.checked_at
+                or self.safety_work + size > SAFETY_SHARE * self.expansions):
+            return False
+        # a pass costs work in proportion to the table and settles only endless play: a share of
+        # the work keeps proofs of wins fast and still settles draws (counted in positions, not
+        # seconds, so that a solve is the same on a busy machine)
+        self.checked_at = size
+        self.safety_work += size
+        seconds = 1e9 if deadline is None else max(0.0, deadline - time.perf_counter())
+        return bool(safety(key, seconds))
+
+
+# what a compiled prover's run() returns (solver/core/_dfpn_step.pxi)
+DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
+_COUNTING = threading.Lock()  # the shared expansion counter, added to from worker threads
+
+
+def _stop_for(status: int, budget: _Budget) -> BaseException:
+    """The exception that ends a solve for a compiled prover's status."""
+    if status == TIME:
+        return _LimitHit(f"time limit {budget.limits.seconds:g} s reached")
+    if status == MEMORY:
+        return _LimitHit("memory limit reached (the compiled prover's table is full)")
+    if status == DEPTH:
+        return RecursionError("depth limit")
+    return KeyboardInterrupt()
 
 
 class Prover:
@@ -436,6 +496,22 @@ class Prover:
 # -- answering questions ----------------------------------------------------------------------
 
 
+THREADS_VARIABLE = "HALFMOON_THREADS"
+
+
+def threads() -> int:
+    """Threads for the compiled tests of a solve: $HALFMOON_THREADS, else the CPUs this process
+    may use. The tests of a question are independent searches, so two cores answer about twice
+    as fast; each test's search is the same whatever the number of threads."""
+    text = os.environ.get(THREADS_VARIABLE, "").strip()
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise LimitError(f"{THREADS_VARIABLE}={text!r}: expected a whole number of threads, at least 1")
+        return int(text)
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
 def provable(question: Question) -> bool:
     """Whether the prover answers `question`: values bounded and few (win/loss, coalitions)."""
     bounds = getattr(question, "value_bounds", None)
@@ -522,15 +598,20 @@ def solve_proof(
     moves = list(game.legal_moves(position)) if root_terminal is None else []
     children = [view.node_of(game.apply(position, m)) for m in moves]
     reason = ""
+    compiled = sum(isinstance(p, NativeProver) for q in qs for p in q.provers.values())
+    workers = min(threads(), compiled)
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="df-pn") if workers > 1 else None
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 30_000))
     try:  # the position's value first (df-pn picks the move to prove it by), then every move's
-        reason = _schedule(qs, [root], budget, counter, limits, made)
+        reason = _schedule(qs, [root], budget, counter, limits, made, pool)
         value_seconds = budget.elapsed()
         if not reason and moves:
-            reason = _schedule(qs, children, budget, counter, limits, made)
+            reason = _schedule(qs, children, budget, counter, limits, made, pool)
     finally:
         sys.setrecursionlimit(old_limit)
+        if pool is not None:
+            pool.shutdown()
     budget.report(final=True)
     seconds = budget.elapsed()
     # positions held at the most: where entries were dropped at the memory budget, the tables
@@ -574,8 +655,10 @@ def solve_proof(
 
 
 def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, counter: list[int],
-              limits: Limits, made: Callable[[], int]) -> str:
-    """Run every open test of every node round robin, in slices that double; '' or the limit hit."""
+              limits: Limits, made: Callable[[], int], pool: ThreadPoolExecutor | None = None) -> str:
+    """Run every open test of every node round robin, in slices that double; '' or the limit hit.
+    With a pool, the compiled tests of a round run side by side on its threads (each on its own
+    nodes in the round's order, so each test searches as it would alone), the others after."""
     slice_size = 2_000
     try:
         budget.check_now()
@@ -585,6 +668,17 @@ def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, co
         tasks = [(q, node, t) for q in qs for node in nodes for t in _useful(q, node)]
         if not tasks:
             return ""
+        if pool is not None:
+            compiled = [task for task in tasks if isinstance(task[0].provers[task[2]], NativeProver)]
+            if len({id(q.provers[t]) for q, _, t in compiled}) > 1:
+                try:
+                    _side_by_side(compiled, slice_size, budget, limits, made, pool)
+                except _LimitHit as hit:
+                    return hit.reason
+                except RecursionError:
+                    return "depth limit reached (search recursion)"
+                _purge_if_tight(qs, budget)
+                tasks = [task for task in tasks if task not in compiled]
         for q, node, t in tasks:
             if q.holds(t, node) is not None:
                 continue
@@ -598,18 +692,88 @@ def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, co
             except RecursionError:
                 return "depth limit reached (search recursion)"
             try:
-                budget.check_now()
-                # positions stored, dropped ones included: a table capped by memory keeps
-                # dropping and would never reach the limit otherwise
-                if limits.nodes is not None and made() > limits.nodes:
-                    raise _LimitHit(f"position limit {limits.nodes} reached")
+                _check(budget, limits, made)
             except _LimitHit as hit:
                 return hit.reason
-            if budget.memory_tight():
-                for qq in qs:
-                    for prover in qq.provers.values():
-                        prover.purge()
+            _purge_if_tight(qs, budget)
         slice_size *= 2
+
+
+def _check(budget: _Budget, limits: Limits, made: Callable[[], int]) -> None:
+    """Limits and progress between slices (`_LimitHit` when one is reached)."""
+    budget.check_now()
+    # positions stored, dropped ones included: a table capped by memory keeps dropping and
+    # would never reach the limit otherwise
+    if limits.nodes is not None and made() > limits.nodes:
+        raise _LimitHit(f"position limit {limits.nodes} reached")
+
+
+def _purge_if_tight(qs: Sequence[_Question], budget: _Budget) -> None:
+    if budget.memory_tight():
+        for q in qs:
+            for prover in q.provers.values():
+                prover.purge()
+
+
+def _side_by_side(tasks: Sequence[tuple[_Question, Any, int]], slice_size: int, budget: _Budget,
+                  limits: Limits, made: Callable[[], int], pool: ThreadPoolExecutor) -> None:
+    """One round of compiled tests on the pool's threads, `slice_size` expansions for each of a
+    test's nodes; raises `_LimitHit` (or RecursionError) at a limit. The main thread meanwhile
+    checks the limits, reports progress and stops a test once the other tests' answers settle
+    all its nodes. No table is read while its test runs (a table moves when it grows)."""
+    work: dict[int, tuple[NativeProver, int, list[tuple[_Question, Any]]]] = {}
+    for q, node, t in tasks:
+        prover = q.provers[t]
+        assert isinstance(prover, NativeProver)
+        work.setdefault(id(prover), (prover, t, []))[2].append((q, node))
+    deadline = budget.deadline()
+    running: dict[Future[int], tuple[NativeProver, int, list[tuple[_Question, Any]]]] = {
+        pool.submit(prover.advance, [node for _, node in items], slice_size, deadline): (prover, t, items)
+        for prover, t, items in work.values()}
+    busy = {id(prover) for prover, _, _ in running.values()}
+    stopped: set[int] = set()  # tests stopped because their nodes were settled by the others
+    pending: set[Future[int]] = set(running)
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=PROGRESS_POLL, return_when=FIRST_COMPLETED)
+            for future in finished:
+                prover = running[future][0]
+                busy.discard(id(prover))
+                status = future.result()
+                if status == INTERRUPTED and id(prover) in stopped:
+                    continue
+                if status not in (DONE, PAUSED):
+                    raise _stop_for(status, budget)
+            for future in pending:
+                prover, t, items = running[future]
+                if id(prover) not in stopped and all(not _open(q, node, t, busy) for q, node in items):
+                    stopped.add(id(prover))
+                    prover.native.cancel = True
+            _check(budget, limits, made)
+    except BaseException:
+        for prover, _, _ in running.values():
+            prover.native.cancel = True
+        wait(pending)
+        raise
+    finally:
+        for prover, _, _ in running.values():
+            prover.native.cancel = False
+
+
+
+def _open(q: _Question, node: Any, t: int, busy: set[int]) -> bool:
+    """Whether test `t` may still change what is known of `node`, from the tables of the tests
+    that are not running (`busy` holds the running provers' ids)."""
+    lo, hi = q.low, q.high
+    for u, prover in q.provers.items():
+        if id(prover) in busy:
+            continue
+        known = q.holds(u, node)
+        if known is True:
+            lo = max(lo, u)
+        elif known is False:
+            hi = min(hi, u - 1)
+    return bool(lo < t <= hi)
 
 
 def _useful(q: _Question, node: Any) -> list[int]:

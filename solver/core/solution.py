@@ -123,11 +123,9 @@ class _Budget:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
-    def remaining_seconds(self) -> float | None:
-        """Seconds left before the time limit (None: no time limit)."""
-        if self.limits.seconds is None:
-            return None
-        return max(0.0, self.limits.seconds - self.elapsed())
+    def deadline(self) -> float | None:
+        """The `time.perf_counter()` reading at which the time limit passes (None: no time limit)."""
+        return None if self.limits.seconds is None else self.start + self.limits.seconds
 
     def check(self, positions: int) -> None:
         limits = self.limits

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from halfmoon.cli.main import main
@@ -161,3 +162,31 @@ def test_analyze_from_the_command_line():
     assert won.exit_code == 0 and "never lost" in won.output
     wrong = run("analyze", "HM1-N-AAAAAAD", "--moves", "1+2+3+4+5")
     assert wrong.exit_code == 3 and wrong.output.startswith("error:")
+
+
+def test_ctrl_c_stops_an_endgame_whose_tests_run_on_threads():
+    """The compiled tests run on worker threads, which Ctrl-C does not reach: the main thread
+    stops them, and the command exits 130 at once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("halfmoon.solver.games.shithead._native")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "halfmoon", "endgame", "shithead", "--code", "SH1-2-AAAAAAA", "--until", "endgame"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "HALFMOON_THREADS": "2"},
+    )
+    try:
+        time.sleep(4.0)  # start-up, the play to the endgame, then the solve
+        assert process.poll() is None
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = process.communicate(timeout=30)
+        stopped_after = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert err.strip().endswith("interrupted") and stopped_after < 3.0

@@ -119,3 +119,83 @@ def test_tables_capped_by_memory_stop_at_the_position_limit_and_count_bytes_over
     assert result.extra["native"] is True
     assert result.positions > sum(result.extra["tests"].values())  # entries were dropped: the peak counts
     assert 40 <= result.bytes_per_position <= 40 / 0.35  # 40-byte entries, tables at least 35% full at their peak
+
+
+# -- the tests of a question side by side on threads ------------------------------------------------
+
+
+def _answers(result) -> tuple:
+    return result.status, result.value, [m.value for m in result.moves], [str(m) for m in result.line]
+
+
+def test_tests_side_by_side_answer_as_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads run the two threshold tests at once; each test searches as it would alone, so
+    the values, every move's value and the principal line are the same as with one thread."""
+    from halfmoon.solver.core import proof
+
+    calls = []
+    side_by_side = proof._side_by_side
+    monkeypatch.setattr(proof, "_side_by_side", lambda *args: calls.append(1) or side_by_side(*args))
+    rng = random.Random(13)
+    checked = 0
+    while checked < 12:
+        p = _table(rng, (8, 12))
+        if p is None:
+            continue
+        answers = []
+        calls.clear()
+        for threads in ("1", "2"):
+            monkeypatch.setenv("HALFMOON_THREADS", threads)
+            result = solve(GAME, p, WinLoss(p.to_move), Limits(nodes=2_000_000), method="proof")
+            assert result.extra["native"] is True
+            answers.append(_answers(result))
+            if threads == "1":
+                assert not calls
+        assert calls, "the two tests never ran side by side"
+        assert answers[0] == answers[1], p.to_json()
+        checked += answers[0][0] == "solved"
+
+
+def test_side_by_side_keeps_to_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from halfmoon.solver.games.shithead.policy import play_until_endgame
+    import time
+
+    monkeypatch.setenv("HALFMOON_THREADS", "2")
+    position = play_until_endgame(Position.from_deal_code("SH1-2-AAAAAAA"), 0)[0]
+    started = time.perf_counter()
+    result = solve(GAME, position, WinLoss(position.to_move), Limits(seconds=1.5), "proof")
+    assert result.status == "unknown" and "time limit" in result.reason
+    assert time.perf_counter() - started < 1.5 + 1.0
+
+
+def test_a_running_prover_stops_when_cancelled_from_another_thread() -> None:
+    """How a solve stops the tests on worker threads (Ctrl-C reaches only the main thread)."""
+    import threading
+    import time
+
+    from halfmoon.solver.games.shithead.policy import play_until_endgame
+
+    position = play_until_endgame(Position.from_deal_code("SH1-2-AAAAAAA"), 0)[0]
+    prover = native.Prover(position.to_move, True, 1 << 26)
+    key = native.native_key(position_key(position))
+    result = []
+    worker = threading.Thread(target=lambda: result.append(prover.run(key, 10**12, 60.0)))
+    worker.start()
+    time.sleep(0.3)
+    prover.cancel = True
+    worker.join(5.0)
+    assert not worker.is_alive()
+    status, used = result[0]
+    assert status == 5 and used > 0  # INTERRUPTED, after some work
+
+
+@pytest.mark.parametrize("text", ["0", "two", "-1", "1.5"])
+def test_a_bad_thread_count_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    from halfmoon.solver.core.proof import threads
+    from halfmoon.solver.errors import LimitError
+
+    monkeypatch.setenv("HALFMOON_THREADS", text)
+    with pytest.raises(LimitError, match="HALFMOON_THREADS"):
+        threads()
+    monkeypatch.setenv("HALFMOON_THREADS", "3")
+    assert threads() == 3

@@ -65,9 +65,6 @@ cdef enum:
 include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
 include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
 
-# status codes returned by run()
-DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
-
 # -- tables -------------------------------------------------------------------------------------
 
 cdef int COPIES[NF]
@@ -145,7 +142,7 @@ ctypedef struct State:
     int v2
     int lh
 
-cdef inline int _cards(State* s, int seat) noexcept:
+cdef inline int _cards(State* s, int seat) noexcept nogil:
     """Cards the seat still has to play (hand, open and blind)."""
     cdef int f, total = 0
     cdef int b = 3 * seat
@@ -154,13 +151,13 @@ cdef inline int _cards(State* s, int seat) noexcept:
     return total
 
 
-cdef inline int _held(State* s, int seat) noexcept:
+cdef inline int _held(State* s, int seat) noexcept nogil:
     """What the seat would be left holding if play ended now (the score's count): eaten cards
     (from the state's base) plus cards not yet played."""
     return _cards(s, seat) + s.ate[seat]
 
 
-cdef inline int _turns(State* s, int seat) noexcept:
+cdef inline int _turns(State* s, int seat) noexcept nogil:
     """Turns the seat needs to shed everything if never held up: one per face in hand (identical
     cards go down together), one per table card."""
     cdef int f, total = 0
@@ -172,7 +169,7 @@ cdef inline int _turns(State* s, int seat) noexcept:
     return total
 
 
-cdef inline uint64_t _set(uint8_t* counts) noexcept:
+cdef inline uint64_t _set(uint8_t* counts) noexcept nogil:
     """The number of a multiset of ≤ 3 cards (12 counters)."""
     cdef int f[3]
     cdef int i = 0, face, k
@@ -187,20 +184,20 @@ cdef inline uint64_t _set(uint8_t* counts) noexcept:
     return SET_OF[f[0]][f[1]][f[2]]
 
 
-cdef inline uint64_t _triple(State* s, int face) noexcept:
+cdef inline uint64_t _triple(State* s, int face) noexcept nogil:
     return TRIPLE_OF[s.c[0][face]][s.c[3][face]][s.c[PILE][face]]
 
 
-cdef inline uint64_t _quad(State* s, int face) noexcept:
+cdef inline uint64_t _quad(State* s, int face) noexcept nogil:
     return QUAD_OF[s.c[0][face]][s.c[3][face]][s.c[6][face]][s.c[PILE][face]]
 
 
-cdef inline uint64_t _v2_code(int v2) noexcept:
+cdef inline uint64_t _v2_code(int v2) noexcept nogil:
     """The pile's value as 1-28 (never 0: the high word of a used slot is never 0)."""
     return 28 if v2 == NONE else v2 + 1
 
 
-cdef inline Key _pack(State* s) noexcept:
+cdef inline Key _pack(State* s) noexcept nogil:
     cdef Key k
     cdef uint64_t sets
     if s.n == 2:
@@ -229,7 +226,7 @@ cdef inline Key _pack(State* s) noexcept:
     return k
 
 
-cdef inline int _in_play(State* s) noexcept:
+cdef inline int _in_play(State* s) noexcept nogil:
     """Cards still in play: every hand, open and blind card and the pile."""
     cdef int place, f, total = 0
     for place in range(NPLACE):
@@ -238,7 +235,7 @@ cdef inline int _in_play(State* s) noexcept:
     return total
 
 
-cdef inline uint16_t _pack_eaten(State* s, int goal) noexcept:
+cdef inline uint16_t _pack_eaten(State* s, int goal) noexcept nogil:
     """What the big-loser test about seat `goal` (three players) needs of the eaten counts: for
     each other seat, in seat order, its count minus the goal seat's, 8 bits each (+ 128). A
     difference beyond the cards in play (T) can no longer be made up — a seat's final count is
@@ -259,7 +256,7 @@ cdef inline uint16_t _pack_eaten(State* s, int goal) noexcept:
     return code
 
 
-cdef inline void _unpack_eaten(uint16_t code, State* s, int goal) noexcept:
+cdef inline void _unpack_eaten(uint16_t code, State* s, int goal) noexcept nogil:
     cdef int seat, shift = 0
     for seat in range(3):
         if seat == goal:
@@ -269,31 +266,31 @@ cdef inline void _unpack_eaten(uint16_t code, State* s, int goal) noexcept:
             shift += 8
 
 
-cdef inline void _put_triple(State* s, int face, uint64_t idx) noexcept:
+cdef inline void _put_triple(State* s, int face, uint64_t idx) noexcept nogil:
     s.c[0][face] = TRIPLE[idx][0]
     s.c[3][face] = TRIPLE[idx][1]
     s.c[PILE][face] = TRIPLE[idx][2]
 
 
-cdef inline void _put_quad(State* s, int face, uint64_t idx) noexcept:
+cdef inline void _put_quad(State* s, int face, uint64_t idx) noexcept nogil:
     s.c[0][face] = QUAD[idx][0]
     s.c[3][face] = QUAD[idx][1]
     s.c[6][face] = QUAD[idx][2]
     s.c[PILE][face] = QUAD[idx][3]
 
 
-cdef inline void _put_set(State* s, int place, uint64_t idx) noexcept:
+cdef inline void _put_set(State* s, int place, uint64_t idx) noexcept nogil:
     cdef int i
     for i in range(3):
         if SET[idx][i] < 12:
             s.c[place][SET[idx][i]] += 1
 
 
-cdef inline int _v2_of(uint64_t code) noexcept:
+cdef inline int _v2_of(uint64_t code) noexcept nogil:
     return NONE if code == 28 else <int>code - 1
 
 
-cdef inline void _unpack(Key* k, State* s, int n) noexcept:
+cdef inline void _unpack(Key* k, State* s, int n) noexcept nogil:
     cdef uint64_t lo = k.lo, hi = k.hi, pair, sets
     memset(s, 0, sizeof(State))
     s.n = n
@@ -354,7 +351,7 @@ cdef inline void _unpack(Key* k, State* s, int n) noexcept:
 
 # -- the rules (kernel.EightAndAHalf.successors with empty banks, no scores) -------------------
 
-cdef inline void _eat(State* s, int eater, int next_seat) noexcept:
+cdef inline void _eat(State* s, int eater, int next_seat) noexcept nogil:
     """`eater` takes the pile: into the hand once at the table, else it leaves play."""
     cdef int f
     cdef int h = 3 * eater
@@ -371,7 +368,7 @@ cdef inline void _eat(State* s, int eater, int next_seat) noexcept:
     s.seat = next_seat
 
 
-cdef inline void _finish(State* s, int t, int r) noexcept:
+cdef inline void _finish(State* s, int t, int r) noexcept nogil:
     """After seat `t` put cards down (already moved to the pile): reaching the table, then the
     catch (the offender, the seat before, eats; the catcher opens again) or the next turn."""
     cdef int f
@@ -391,7 +388,7 @@ cdef inline void _finish(State* s, int t, int r) noexcept:
     s.lh = (r >> 5) & 1
 
 
-cdef int _successors(State* s, State* out) noexcept:
+cdef int _successors(State* s, State* out) noexcept nogil:
     """Every legal move's result (the order of `EightAndAHalf.successors`); returns the count."""
     cdef int seat = s.seat
     cdef int after = (seat + 1) % s.n
@@ -506,6 +503,7 @@ cdef class Prover(TableOwner):
     cdef public int kind
     cdef public bint weak
     cdef public uint64_t expansions
+    cdef public bint cancel  # set from another thread: the running search stops (status INTERRUPTED)
     cdef uint64_t slice_end
     cdef double deadline
     cdef int stop
@@ -555,18 +553,18 @@ cdef class Prover(TableOwner):
 
     # -- facts ---------------------------------------------------------------------------------
 
-    cdef inline Key _key(self, State* s) noexcept:
+    cdef inline Key _key(self, State* s) noexcept nogil:
         cdef Key k = _pack(s)
         if self.big_loser:
             k.e = _pack_eaten(s, self.goal_seat)
         return k
 
-    cdef inline void _state(self, Key* k, State* s) noexcept:
+    cdef inline void _state(self, Key* k, State* s) noexcept nogil:
         _unpack(k, s, self.players)
         if self.big_loser:
             _unpack_eaten(k.e, s, self.goal_seat)
 
-    cdef int _terminal_value(self, State* s) noexcept:
+    cdef int _terminal_value(self, State* s) noexcept nogil:
         """-2 while play goes on; else 1 if the goal seat went out first, -1 if another did. The
         big-loser test: -1 if the goal seat is (one of) the big loser(s), else 1."""
         cdef int seat, other
@@ -580,7 +578,7 @@ cdef class Prover(TableOwner):
                 return -1 if _held(s, self.goal_seat) >= _held(s, other) else 1
         return -2
 
-    cdef inline int _defenders_least(self, State* s, bint turns) noexcept:
+    cdef inline int _defenders_least(self, State* s, bint turns) noexcept nogil:
         """The fewest cards (or turns) a seat of the defending side still needs."""
         cdef int seat, v, least = 0x7FFFFFFF
         for seat in range(self.players):
@@ -590,7 +588,7 @@ cdef class Prover(TableOwner):
                     least = v
         return least
 
-    cdef inline int _others_least(self, State* s) noexcept:
+    cdef inline int _others_least(self, State* s) noexcept nogil:
         """The fewest cards a seat other than the goal seat still has to play."""
         cdef int seat, v, least = 0x7FFFFFFF
         for seat in range(self.players):
@@ -600,7 +598,7 @@ cdef class Prover(TableOwner):
                     least = v
         return least
 
-    cdef inline bint _reached(self, int value) noexcept:
+    cdef inline bint _reached(self, int value) noexcept nogil:
         return value >= 1 if self.for_max else value < 0
 
     def fact(self, tuple key):
@@ -652,13 +650,14 @@ cdef class Prover(TableOwner):
         self.deadline = _now() + seconds
         if self.fact(key) is not None:
             return DONE, 0
-        self._mid(k, INF, INF, 0, &pn, &dn, &loop)
+        with nogil:  # provers of other tests may run on other threads meanwhile
+            self._mid(k, INF, INF, 0, &pn, &dn, &loop)
         if self.stop == INTERRUPTED:
             PyErr_CheckSignals()
         return self.stop, self.expansions - start
 
     cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
-                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept:
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept nogil:
         cdef State s
         cdef int n, i, best, v, seat
         cdef int64_t slot, cslot
@@ -676,8 +675,12 @@ cdef class Prover(TableOwner):
         elif (self.expansions & CHECK_EVERY) == 0:
             if _now() > self.deadline:
                 self.stop = TIME
-            elif PyErr_CheckSignals() != 0:
+            elif self.cancel:
                 self.stop = INTERRUPTED
+            else:
+                with gil:  # Ctrl-C reaches the main thread only (a worker is stopped by `cancel`)
+                    if PyErr_CheckSignals() != 0:
+                        self.stop = INTERRUPTED
         if depth >= MAXDEPTH - 1:
             self.stop = DEPTH
         if self.stop:
@@ -970,7 +973,7 @@ cdef class Prover(TableOwner):
         return self.fact(root) is False
 
 
-cdef double _now() noexcept:
+cdef double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9

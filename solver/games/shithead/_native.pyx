@@ -39,9 +39,6 @@ include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compile
 include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
 cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
-# status codes returned by run()
-DONE, PAUSED, TIME, MEMORY, DEPTH, INTERRUPTED = 0, 1, 2, 3, 4, 5
-
 # -- rank tables --------------------------------------------------------------------------------
 
 cdef uint16_t COMB_OF[78125]     # base-5 code of a 7-tuple of counts → combination index (0-329)
@@ -50,7 +47,7 @@ cdef int NCOMB = 0
 cdef bint CAN[14][14]            # CAN[rank][top]
 cdef int ORDER[13]               # ranks by strength: 2 3 4 … K A
 
-cdef int _strength(int r) noexcept:
+cdef int _strength(int r) noexcept nogil:
     return 14 if r == 1 else r
 
 cdef void _init_tables():
@@ -100,7 +97,7 @@ ctypedef struct State:
     int run_rank
     int run_len
 
-cdef inline int _cards(State* s, int seat) noexcept:
+cdef inline int _cards(State* s, int seat) noexcept nogil:
     cdef int r, total = 0
     cdef int b = 3 * seat
     for r in range(1, 14):
@@ -108,7 +105,7 @@ cdef inline int _cards(State* s, int seat) noexcept:
     return total
 
 
-cdef inline int _turns(State* s, int seat) noexcept:
+cdef inline int _turns(State* s, int seat) noexcept nogil:
     """Turns a player needs to shed every card if never held up: one per rank in hand, one per
     table card; tens give the turn back."""
     cdef int r, total = 0
@@ -121,7 +118,7 @@ cdef inline int _turns(State* s, int seat) noexcept:
     return total if total > 0 else 0
 
 
-cdef inline Key _pack(State* s) noexcept:
+cdef inline Key _pack(State* s) noexcept nogil:
     cdef Key k
     cdef uint64_t lo = 0, hi = 0
     cdef int r, code, bit
@@ -151,7 +148,7 @@ cdef inline Key _pack(State* s) noexcept:
     return k
 
 
-cdef inline void _unpack(Key k, State* s) noexcept:
+cdef inline void _unpack(Key k, State* s) noexcept nogil:
     cdef int r, bit, i
     cdef uint64_t idx
     for r in range(1, 14):
@@ -175,7 +172,7 @@ cdef inline void _unpack(Key k, State* s) noexcept:
         s.run_rank = s.top if s.run_len > 0 else 0
 
 
-cdef inline void _finish(State* s, int seat, int steps, bint again) noexcept:
+cdef inline void _finish(State* s, int seat, int steps, bint again) noexcept nogil:
     cdef int a0 = _cards(s, 0) > 0
     cdef int a1 = _cards(s, 1) > 0
     if a0 + a1 <= 1:
@@ -188,7 +185,7 @@ cdef inline void _finish(State* s, int seat, int steps, bint again) noexcept:
         s.seat = seat if steps % 2 == 0 else 1 - seat
 
 
-cdef inline void _play(State* s, int seat, int r, int cnt) noexcept:
+cdef inline void _play(State* s, int seat, int r, int cnt) noexcept nogil:
     """Cards already taken from the player: put `cnt` cards of rank `r` on the pile."""
     cdef int new_run, i
     if r == s.run_rank and s.run_len > 0:
@@ -211,7 +208,7 @@ cdef inline void _play(State* s, int seat, int r, int cnt) noexcept:
     _finish(s, seat, 1 + (cnt if r == 8 else 0), False)
 
 
-cdef inline void _take_pile(State* s, int seat, int h) noexcept:
+cdef inline void _take_pile(State* s, int seat, int h) noexcept nogil:
     cdef int i
     for i in range(1, 14):
         s.c[h][i] += s.c[PILE][i]
@@ -222,7 +219,7 @@ cdef inline void _take_pile(State* s, int seat, int h) noexcept:
     _finish(s, seat, 1, False)
 
 
-cdef int _successors(State* s, State* out) noexcept:
+cdef int _successors(State* s, State* out) noexcept nogil:
     """Every legal move's result (the order of `ShitheadKernel.successors`); returns the count."""
     cdef int seat = s.seat
     cdef int h = 3 * seat, u = h + 1, d = h + 2
@@ -308,6 +305,7 @@ cdef class Prover(TableOwner):
     cdef public int kind
     cdef public bint weak
     cdef public uint64_t expansions
+    cdef public bint cancel  # set from another thread: the running search stops (status INTERRUPTED)
     cdef uint64_t slice_end
     cdef double deadline
     cdef int stop
@@ -343,7 +341,7 @@ cdef class Prover(TableOwner):
 
     # -- facts ---------------------------------------------------------------------------------
 
-    cdef int _terminal_value(self, State* s) noexcept:
+    cdef int _terminal_value(self, State* s) noexcept nogil:
         """-2 while play goes on; else the value for the goal seat (1 win, -1 loss, 0 tie)."""
         cdef int a0 = _cards(s, 0), a1 = _cards(s, 1)
         if a0 and a1:
@@ -356,7 +354,7 @@ cdef class Prover(TableOwner):
             return -1
         return 0
 
-    cdef inline bint _reached(self, int value) noexcept:
+    cdef inline bint _reached(self, int value) noexcept nogil:
         return value >= 1 if self.for_max else value < 0
 
     def fact(self, tuple key):
@@ -407,13 +405,14 @@ cdef class Prover(TableOwner):
         self.deadline = _now() + seconds
         if self.fact(key) is not None:
             return DONE, 0
-        self._mid(k, INF, INF, 0, &pn, &dn, &loop)
+        with nogil:  # provers of other tests may run on other threads meanwhile
+            self._mid(k, INF, INF, 0, &pn, &dn, &loop)
         if self.stop == INTERRUPTED:
             PyErr_CheckSignals()
         return self.stop, self.expansions - start
 
     cdef void _mid(self, Key key, uint64_t th_pn, uint64_t th_dn, int depth,
-                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept:
+                   uint64_t* out_pn, uint64_t* out_dn, int32_t* out_loop) noexcept nogil:
         cdef State s
         cdef int n, i, best, v, seat
         cdef int64_t slot, cslot
@@ -431,8 +430,12 @@ cdef class Prover(TableOwner):
         elif (self.expansions & CHECK_EVERY) == 0:
             if _now() > self.deadline:
                 self.stop = TIME
-            elif PyErr_CheckSignals() != 0:
+            elif self.cancel:
                 self.stop = INTERRUPTED
+            else:
+                with gil:  # Ctrl-C reaches the main thread only (a worker is stopped by `cancel`)
+                    if PyErr_CheckSignals() != 0:
+                        self.stop = INTERRUPTED
         if depth >= MAXDEPTH - 1:
             self.stop = DEPTH
         if self.stop:
@@ -719,7 +722,7 @@ cdef class Prover(TableOwner):
         return self.fact(root) is False
 
 
-cdef double _now() noexcept:
+cdef double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
