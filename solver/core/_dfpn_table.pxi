@@ -1,6 +1,6 @@
 # The transposition table every compiled endgame prover keeps (solver/games/*/_native.pyx),
 # included like _dfpn_step.pxi. Open addressing with linear probing over keys of up to 176 bits,
-# 40 bytes an entry; grown by doubling up to a memory budget, where the unsettled entries off the
+# 32 bytes an entry; grown by doubling up to a memory budget, where the unsettled entries off the
 # search path are dropped instead (settled ones are facts and stay). A game packs its positions
 # into `Key`s; a used slot is told by its `hi` word, which every game keeps non-zero.
 
@@ -18,11 +18,28 @@ ctypedef struct Key:
 ctypedef struct Entry:
     uint64_t lo
     uint64_t hi
-    uint64_t pn      # 0: proven (dn holds the proof depth + 1)
-    uint64_t dn      # 0: disproven
+    uint32_t pn      # 0: proven (dn holds the proof depth + 1); NUMBER_INF: infinite
+    uint32_t dn      # 0: disproven
     uint32_t x
     int16_t path     # depth on the current search path (< MAXDEPTH), -1 when not on it
     uint16_t e
+
+
+# Proof and disproof numbers are 64-bit in the search (INF = 2^62, far beyond any sum) and 32-bit
+# in the table: a stored number is either infinite or small (an unsettled position's numbers
+# come from estimates and weak sums, a proven one's dn is its proof depth), so nothing is lost.
+# Every write goes through _set_numbers and every read of a number (not a test for 0) through
+# _number: a plain assignment of INF would truncate to 0, "proven".
+cdef uint32_t NUMBER_INF = 0xFFFFFFFF
+
+
+cdef inline void _set_numbers(Entry* e, uint64_t pn, uint64_t dn) noexcept nogil:
+    e.pn = <uint32_t>pn if pn < NUMBER_INF else NUMBER_INF
+    e.dn = <uint32_t>dn if dn < NUMBER_INF else NUMBER_INF
+
+
+cdef inline uint64_t _number(uint32_t stored) noexcept nogil:
+    return INF if stored == NUMBER_INF else stored
 
 
 ctypedef struct Table:
@@ -103,8 +120,7 @@ cdef int64_t _table_insert(Table* t, Key* k, uint64_t pn, uint64_t dn) noexcept 
             e.hi = k.hi
             e.x = k.x
             e.e = k.e
-            e.pn = pn
-            e.dn = dn
+            _set_numbers(e, pn, dn)
             e.path = -1
             t.count += 1
             t.made += 1

@@ -521,19 +521,17 @@ def provable(question: Question) -> bool:
 class _Question:
     """The threshold tests of one question and what is known of each node's value."""
 
-    def __init__(self, question: Question, view: View, budget: _Budget, counter: list[int]) -> None:
+    def __init__(self, question: Question, view: View, budget: _Budget, counter: list[int],
+                 table_bytes: int) -> None:
         self.question = question
         low, high = getattr(question, "value_bounds")  # present: see provable()
         self.low, self.high = low, high
         draw = question.draw_value
         self.provers: dict[int, Any] = {}
         native = getattr(view.kernel, "native_prover", None)
-        tests = range(low + 1, high + 1)
-        memory = budget.limits.memory_bytes if budget.limits.memory_bytes is not None else 2 << 30
-        for t in tests:  # "value ≥ t?"
+        for t in range(low + 1, high + 1):  # "value ≥ t?"
             goal = Goal(question, True, t) if t > draw else Goal(question, False, t)
-            # the compiled tables together may take half the memory limit
-            made = native(goal, memory // (2 * len(tests))) if native is not None else None
+            made = native(goal, table_bytes) if native is not None else None
             if made is not None:
                 self.provers[t] = NativeProver(made[0], made[1], goal, budget, counter)
             else:
@@ -567,6 +565,14 @@ class _Question:
         return sum(p.size for p in self.provers.values())
 
 
+def _table_bytes_each(limits: Limits, tests: int) -> int:
+    """The memory each compiled test's table may grow to: together two thirds of the memory
+    limit (a third each when there are fewer than two tests). A table grows by doubling, so
+    while the last one grows the old and the new copy both exist: at most half a table more."""
+    memory = limits.memory_bytes if limits.memory_bytes is not None else 2 << 30
+    return 2 * memory // (3 * max(2, tests))
+
+
 def _table_bytes(questions: Sequence[_Question]) -> int:
     """Bytes held by the tables of every test."""
     return sum(p.nbytes() for q in questions for p in q.provers.values())
@@ -584,7 +590,8 @@ def solve_proof(
     budget = _Budget(limits, progress=progress)
     view = View(game, position, questions)
     counter = [0, 0, 0, limits.nodes if limits.nodes is not None else 1 << 62]
-    qs = [_Question(q, view, budget, counter) for q in questions]
+    tests = sum(high - low for low, high in (getattr(q, "value_bounds") for q in questions))
+    qs = [_Question(q, view, budget, counter, _table_bytes_each(limits, tests)) for q in questions]
 
     def positions() -> int:
         return sum(q.table_entries() for q in qs)
@@ -678,7 +685,7 @@ def _schedule(qs: Sequence[_Question], nodes: Sequence[Any], budget: _Budget, co
                 except RecursionError:
                     return "depth limit reached (search recursion)"
                 _purge_if_tight(qs, budget)
-                tasks = [task for task in tasks if task not in compiled]
+                tasks = [task for task in tasks if not isinstance(task[0].provers[task[2]], NativeProver)]
         for q, node, t in tasks:
             if q.holds(t, node) is not None:
                 continue
@@ -758,7 +765,6 @@ def _side_by_side(tasks: Sequence[tuple[_Question, Any, int]], slice_size: int, 
     finally:
         for prover, _, _ in running.values():
             prover.native.cancel = False
-
 
 
 def _open(q: _Question, node: Any, t: int, busy: set[int]) -> bool:

@@ -118,7 +118,7 @@ def test_tables_capped_by_memory_stop_at_the_position_limit_and_count_bytes_over
     assert result.status == "unknown" and "position limit" in result.reason
     assert result.extra["native"] is True
     assert result.positions > sum(result.extra["tests"].values())  # entries were dropped: the peak counts
-    assert 40 <= result.bytes_per_position <= 40 / 0.35  # 40-byte entries, tables at least 35% full at their peak
+    assert 32 <= result.bytes_per_position <= 32 / 0.35  # 32-byte entries, tables at least 35% full at their peak
 
 
 # -- the tests of a question side by side on threads ------------------------------------------------

@@ -12,7 +12,7 @@ Python prover's and with brute force. What differs is representation, never beha
   the seat to move (1 bit), the pile's effective top (4), whether a 3 lies on top (1) and the
   top run's length (3); the top run's rank follows from those (a 3 on top, else the top);
 - the transposition table and the df-pn step are the ones every compiled prover shares
-  (solver/core/_dfpn_table.pxi, _dfpn_step.pxi): open addressing, 40 bytes an entry, grown by
+  (solver/core/_dfpn_table.pxi, _dfpn_step.pxi): open addressing, 32 bytes an entry, grown by
   doubling up to the memory budget, where unsettled entries are dropped (facts stay);
 - children are generated into a buffer indexed by depth, not Python lists.
 """
@@ -382,7 +382,7 @@ cdef class Prover(TableOwner):
         cdef int64_t i = _table_find(&self.t, &k)
         if i < 0:
             return None
-        return self.t.slots[i].pn, self.t.slots[i].dn
+        return _number(self.t.slots[i].pn), _number(self.t.slots[i].dn)
 
     def depth(self, tuple key):
         cdef Key k = _key_from(key)
@@ -466,8 +466,8 @@ cdef class Prover(TableOwner):
                     self.kdn[base + i] = 0
                     self.kloop[base + i] = e.path
                 else:
-                    self.kpn[base + i] = e.pn
-                    self.kdn[base + i] = e.dn
+                    self.kpn[base + i] = _number(e.pn)
+                    self.kdn[base + i] = _number(e.dn)
                 continue
             v = self._terminal_value(&self.kids[i])
             if v != -2:
@@ -528,8 +528,8 @@ cdef class Prover(TableOwner):
         e = &self.t.slots[slot]
         e.path = -1
         if self.stop:
-            out_pn[0] = e.pn
-            out_dn[0] = e.dn
+            out_pn[0] = _number(e.pn)
+            out_dn[0] = _number(e.dn)
             return
         if pn == 0:
             if is_or:
@@ -548,29 +548,25 @@ cdef class Prover(TableOwner):
                     if p > d:
                         d = p
             e = &self.t.slots[slot]
-            e.pn = 0
-            e.dn = d + 1
+            _set_numbers(e, 0, d + 1)
             out_pn[0] = 0
             out_dn[0] = INF
             return
         if dn == 0:
             loop = _disproof_loop(&self.kloop[base], &self.kdn[base], n, is_or)
             if loop >= depth:
-                e.pn = INF
-                e.dn = 0
+                _set_numbers(e, INF, 0)
                 out_pn[0] = INF
                 out_dn[0] = 0
                 return
             # depends on the path above: used by the ancestors now, not stored as a fact (the
             # entry keeps small numbers: elsewhere the position is searched afresh)
-            e.pn = pn0 if pn0 < 1024 else 1024
-            e.dn = dn0 if 0 < dn0 < 1024 else 1
+            _set_numbers(e, pn0 if pn0 < 1024 else 1024, dn0 if 0 < dn0 < 1024 else 1)
             out_pn[0] = INF
             out_dn[0] = 0
             out_loop[0] = loop
             return
-        e.pn = pn
-        e.dn = dn
+        _set_numbers(e, pn, dn)
         out_pn[0] = pn
         out_dn[0] = dn
 
@@ -713,8 +709,7 @@ cdef class Prover(TableOwner):
         for u in range(<int32_t>n):
             if not unsafe[u]:
                 j = slot_of[u]
-                self.t.slots[j].pn = INF
-                self.t.slots[j].dn = 0
+                _set_numbers(&self.t.slots[j], INF, 0)
                 settled += 1
         free(index); free(slot_of); free(counter); free(unsafe); free(attacker); free(pred_start); free(queue)
         free(pred); free(fill)
