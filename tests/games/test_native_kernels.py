@@ -9,6 +9,7 @@ Skipped when the modules are not built (no compiler): the Python code then runs 
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -35,6 +36,16 @@ def _table(rng: random.Random, size: tuple[int, int]) -> Position | None:
         return None
     return Position(tuple(tuple(sorted(h)) for h in hands), tuple(map(tuple, ups)), tuple(map(tuple, downs)), (),
                     tuple(pile), (), rng.randrange(2))
+
+
+
+def _tables(seed: int, size: tuple[int, int]) -> Iterator[Position]:
+    """Random tables (see `_table`) from a seeded generator, for ever."""
+    rng = random.Random(seed)
+    while True:
+        p = _table(rng, size)
+        if p is not None:
+            yield p
 
 
 def test_shithead_native_successors_match_the_kernel_on_random_playouts() -> None:
@@ -66,12 +77,10 @@ def _solve_both(p: Position, monkeypatch: pytest.MonkeyPatch, nodes: int = 200_0
 
 
 def test_shithead_native_values_match_python_and_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(11)
+    tables = _tables(11, (4, 8))
     checked = 0
     while checked < 60:
-        p = _table(rng, (4, 8))
-        if p is None:
-            continue
+        p = next(tables)
         p = p._replace(to_move=0)
         retro = solve(GAME, p, WinLoss(0), Limits(nodes=80), method="retrograde")
         if not retro.extra["complete"]:
@@ -91,12 +100,10 @@ def test_shithead_native_values_match_python_and_brute_force(monkeypatch: pytest
 
 def test_shithead_native_agrees_with_python_on_larger_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Positions too big for brute force: the compiled and the Python prover settle the same values."""
-    rng = random.Random(12)
+    tables = _tables(12, (9, 12))
     checked = 0
     while checked < 8:
-        p = _table(rng, (9, 12))
-        if p is None:
-            continue
+        p = next(tables)
         compiled, reference = _solve_both(p, monkeypatch, nodes=30_000)
         if reference.status != "solved":
             continue
@@ -136,12 +143,10 @@ def test_tests_side_by_side_answer_as_one_after_another(monkeypatch: pytest.Monk
     calls = []
     side_by_side = proof._side_by_side
     monkeypatch.setattr(proof, "_side_by_side", lambda *args: calls.append(1) or side_by_side(*args))
-    rng = random.Random(13)
+    tables = _tables(13, (8, 12))
     checked = 0
     while checked < 12:
-        p = _table(rng, (8, 12))
-        if p is None:
-            continue
+        p = next(tables)
         answers = []
         calls.clear()
         for threads in ("1", "2"):
