@@ -3,7 +3,9 @@
 # game or its keys, only the children's proof and disproof numbers. The readable reference is
 # `solver.core.proof.Prover._mid`; the provers' tests hold the two to the same values.
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, uint64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef uint64_t INF = (<uint64_t>1) << 62  # "infinite" proof or disproof number: far beyond any sum
 
@@ -94,3 +96,27 @@ cdef inline int32_t _disproof_loop(int32_t* kloop, uint64_t* kdn, int n, bint is
             if kdn[i] == 0 and kloop[i] > loop:
                 loop = kloop[i]
     return loop
+
+
+cdef double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int _poll(uint64_t expansions, uint64_t slice_end, double deadline, bint cancel) noexcept nogil:
+    """Whether a running search stops at this expansion: PAUSED at the end of its slice; every
+    CHECK_EVERY + 1 expansions (the including module's constant), TIME past the deadline and
+    INTERRUPTED when cancelled from another thread or on Ctrl-C (which reaches the main thread
+    only); else DONE (go on)."""
+    if expansions >= slice_end:
+        return PAUSED
+    if (expansions & CHECK_EVERY) == 0:
+        if _now() > deadline:
+            return TIME
+        if cancel:
+            return INTERRUPTED
+        with gil:
+            if PyErr_CheckSignals() != 0:
+                return INTERRUPTED
+    return DONE

@@ -41,7 +41,6 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 
 cdef extern from *:
@@ -670,17 +669,7 @@ cdef class Prover(TableOwner):
         cdef Entry* e
         self.expansions += 1
         out_loop[0] = 0x3FFFFFFF
-        if self.expansions >= self.slice_end:
-            self.stop = PAUSED
-        elif (self.expansions & CHECK_EVERY) == 0:
-            if _now() > self.deadline:
-                self.stop = TIME
-            elif self.cancel:
-                self.stop = INTERRUPTED
-            else:
-                with gil:  # Ctrl-C reaches the main thread only (a worker is stopped by `cancel`)
-                    if PyErr_CheckSignals() != 0:
-                        self.stop = INTERRUPTED
+        self.stop = _poll(self.expansions, self.slice_end, self.deadline, self.cancel)
         if depth >= MAXDEPTH - 1:
             self.stop = DEPTH
         if self.stop:
@@ -966,12 +955,6 @@ cdef class Prover(TableOwner):
             return False
         self.safety_settled += settled
         return self.fact(root) is False
-
-
-cdef double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # -- conversion from the Python kernel's keys and a successor check ------------------------------
