@@ -128,6 +128,75 @@ def test_tables_capped_by_memory_stop_at_the_position_limit_and_count_bytes_over
     assert 32 <= result.bytes_per_position <= 32 / 0.35  # 32-byte entries, tables at least 35% full at their peak
 
 
+def _reachable_keys(position: Position, limit: int) -> list[tuple[int, int]]:
+    """Native keys of the positions reachable from `position`, breadth first, at most `limit`."""
+    seen = {position_key(position): position}
+    frontier = [position]
+    while frontier and len(seen) < limit:
+        nxt = []
+        for p in frontier:
+            for move in legal_moves(p):
+                q = _apply(p, move)
+                k = position_key(q)
+                if k not in seen and shithead_kernel.GAME.terminal(q) is None:
+                    seen[k] = q
+                    nxt.append(q)
+        frontier = nxt
+    return [native.native_key(k) for k in list(seen)[:limit]]
+
+
+def test_dropping_unsettled_entries_in_place_keeps_every_fact_findable() -> None:
+    """A purge (at the memory budget) drops the unsettled entries and re-places the others in
+    the same slots array: every proof and disproof is still found, every dropped entry is gone,
+    and the search goes on to the answer a prover that never purged gives."""
+    checked = 0
+    for p in _tables(29, (14, 18)):
+        key = native.native_key(position_key(p))
+        fresh = native.Prover(p.to_move, True, 1 << 30)
+        if fresh.run(key, 10**6, 60.0)[0] != 0 or fresh.made < 10_000:  # DONE, after some work
+            continue
+        prover = native.Prover(p.to_move, True, 1 << 30)
+        prover.run(key, 3_000, 60.0)
+        keys = _reachable_keys(p, 20_000)
+        before = {k: prover.numbers(k) for k in keys}
+        settled = {k for k, n in before.items() if n is not None and 0 in n}
+        unsettled = {k for k, n in before.items() if n is not None and 0 not in n}
+        count = prover.count
+        dropped = prover.purge()
+        assert prover.findable() and prover.count == count - dropped and dropped >= len(unsettled)
+        assert all(prover.numbers(k) == before[k] for k in settled)
+        assert all(prover.numbers(k) is None for k in unsettled)
+        assert prover.run(key, 10**7, 60.0)[0] == 0
+        assert prover.fact(key) == fresh.fact(key), p.to_json()
+        checked += bool(settled and unsettled)
+        if checked == 5:
+            break
+
+
+def test_a_table_kept_tiny_by_its_budget_purges_over_and_over_and_stays_right() -> None:
+    """With room for 8 192 entries the table drops its unsettled entries again and again (probe
+    runs that wrap round the end of the slots included): after every slice each entry is still
+    found where it is, and every answer it reaches is the big table's."""
+    made = compared = 0
+    for p in _tables(31, (11, 15)):
+        key = native.native_key(position_key(p))
+        tiny = native.Prover(p.to_move, True, 1 << 18)
+        status = 1  # PAUSED
+        for _ in range(100):
+            status, _ = tiny.run(key, 2_000, 60.0)
+            assert tiny.findable(), p.to_json()
+            if status != 1:
+                break
+        made += tiny.made
+        if status == 0:
+            big = native.Prover(p.to_move, True, 1 << 30)
+            if big.run(key, 10**6, 60.0)[0] == 0:
+                assert tiny.fact(key) == big.fact(key), p.to_json()
+                compared += 1
+        if made > 2_000_000 and compared >= 20:
+            break
+
+
 # -- the tests of a question side by side on threads ------------------------------------------------
 
 
