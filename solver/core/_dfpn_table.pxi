@@ -197,9 +197,8 @@ cdef bint _table_grow(Table* t) noexcept nogil:
 
 
 cdef bint _table_drop_unsettled(Table* t) noexcept nogil:
-    """Drop the unsettled entries off the search path, in place (a fresh table at every purge
-    of a full budget spent a fifth of the CPU time zeroing new pages); False when the settled
-    ones leave too little room.
+    """Drop the unsettled entries off the search path, in place (no fresh table, and no fresh
+    pages to zero, at every drop); False when the settled ones leave too little room.
 
     The next drop comes when the table is 70% full, or, when the settled entries alone fill more
     than half of it, halfway from them to 90%: each drop (a pass over the table) then buys at
