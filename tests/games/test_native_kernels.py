@@ -38,7 +38,6 @@ def _table(rng: random.Random, size: tuple[int, int]) -> Position | None:
                     tuple(pile), (), rng.randrange(2))
 
 
-
 def _tables(seed: int, size: tuple[int, int]) -> Iterator[Position]:
     """Random tables (see `_table`) from a seeded generator, for ever."""
     rng = random.Random(seed)
@@ -174,9 +173,9 @@ def test_dropping_unsettled_entries_in_place_keeps_every_fact_findable() -> None
 
 
 def test_a_table_kept_tiny_by_its_budget_purges_over_and_over_and_stays_right() -> None:
-    """With room for 8 192 entries the table drops its unsettled entries again and again (probe
-    runs that wrap round the end of the slots included): after every slice each entry is still
-    found where it is, and every answer it reaches is the big table's."""
+    """With room for 8 192 entries the table drops its unsettled entries again and again: after
+    every slice each entry is still found where it is, and every answer it reaches is the big
+    table's."""
     made = compared = 0
     for p in _tables(31, (11, 15)):
         key = native.native_key(position_key(p))
