@@ -17,7 +17,9 @@ SOURCE = "solver/games/halfmoon/_kernel.pyx"
 # the multiplayer endgame provers (each game keeps a Python reference; the tests compare them)
 ENDGAME_KERNELS = [
     ("halfmoon.solver.games.shithead._native", "solver/games/shithead/_native.pyx"),
+    ("halfmoon.solver.games.shithead._native3", "solver/games/shithead/_native3.pyx"),
     ("halfmoon.solver.games.eight_and_a_half._native", "solver/games/eight_and_a_half/_native.pyx"),
+    ("halfmoon.solver.games.golf._native", "solver/games/golf/_native.pyx"),
 ]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from halfmoon.dealcodes.golf import HAND_SIZE
 
@@ -87,6 +87,17 @@ from .rules import ENDED_LAST_TURNS, ENDED_REPETITION, ENDED_STOCK, _RANKS, _VAL
 _STOCK, _TOP, _UP = 6, 12, 18
 _NO_TOP = 63
 
+try:  # the compiled kernel (setup.py builds it; without it the Python kernel below gives the same keys)
+    from halfmoon.solver.games.golf import _native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+NATIVE = True  # tests switch it off to compare with the Python kernel
+
+
+def native_available() -> bool:
+    return _native is not None
+
 
 class GolfKernel:
     """The Golf rules on packed keys without history (see the layout above), for one root.
@@ -95,7 +106,13 @@ class GolfKernel:
     (a reversible move swaps the discard top with a face-up card: the only moves after which a
     position can come back); `terminal(key)` is the round's result when the stock is empty or the
     last turns are over; `repeated(key)` the result when the move just played repeated a position.
+    These three and `scores` are the compiled kernel's (`_native.Kernel`, same keys, same order)
+    when it is built and `NATIVE` is on, else the Python methods `python_*` below, the reference.
     """
+
+    successors: Callable[[int], list[tuple[int, bool]]]
+    terminal: Callable[[int], RoundResult | None]
+    scores: Callable[[int], tuple[int, ...]]
 
     def __init__(self, root: Position) -> None:
         self.players = n = root.players
@@ -104,6 +121,14 @@ class GolfKernel:
         self.values = _VALUES[root.minus_two]
         self.hand_off = _UP + HAND_SIZE * n
         self.up_mask = ((1 << (HAND_SIZE * n)) - 1) << _UP
+        self.compiled = _native is not None and NATIVE
+        if self.compiled:
+            kernel = _native.Kernel(n, tuple(self.stock), tuple(self.values), RoundResult, ENDED_STOCK,
+                                    ENDED_LAST_TURNS)
+            self.successors, self.terminal, self.scores = kernel.successors, kernel.terminal, kernel.scores
+        else:
+            self.successors, self.terminal, self.scores = (self.python_successors, self.python_terminal,
+                                                           self.python_scores)
 
     # -- conversion ------------------------------------------------------------------------
 
@@ -140,7 +165,7 @@ class GolfKernel:
     def to_move(self, k: int) -> int:
         return k & 7
 
-    def scores(self, k: int) -> tuple[int, ...]:
+    def python_scores(self, k: int) -> tuple[int, ...]:
         values = self.values
         off = self.hand_off
         out = []
@@ -155,18 +180,18 @@ class GolfKernel:
             off += 36
         return tuple(out)
 
-    def terminal(self, k: int) -> RoundResult | None:
+    def python_terminal(self, k: int) -> RoundResult | None:
         if not (k >> _STOCK) & 63:
-            return RoundResult(self.scores(k), ENDED_STOCK)
+            return RoundResult(self.python_scores(k), ENDED_STOCK)
         ender = ((k >> 3) & 7) - 1
         if ender >= 0 and k & 7 == ender:
-            return RoundResult(self.scores(k), ENDED_LAST_TURNS)
+            return RoundResult(self.python_scores(k), ENDED_LAST_TURNS)
         return None
 
     def repeated(self, k: int) -> RoundResult:
         return RoundResult(self.scores(k), ENDED_REPETITION)
 
-    def successors(self, k: int) -> list[tuple[int, bool]]:
+    def python_successors(self, k: int) -> list[tuple[int, bool]]:
         """Every legal move's result and whether the move was reversible, in the order of
         `GolfGame.legal_moves` (going out first, then SX, other draws and turns, swaps last)."""
         n = self.players
