@@ -15,51 +15,53 @@ import pytest
 
 from halfmoon.dealcodes import standard_deck
 from halfmoon.solver.core.exact import Limits, replay_line, solve
-from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.core.game import WinLoss, avoid_last
 from halfmoon.solver.games.shithead import kernel as shithead_kernel
 from halfmoon.solver.games.shithead.kernel import GAME, position_key
 from halfmoon.solver.games.shithead.rules import Position, _apply, legal_moves
 from support.toys import brute_force
 
 native = pytest.importorskip("halfmoon.solver.games.shithead._native")
+native3 = pytest.importorskip("halfmoon.solver.games.shithead._native3")
 
 
-def _table(rng: random.Random, size: tuple[int, int]) -> Position | None:
+def _table(rng: random.Random, size: tuple[int, int], players: int = 2) -> Position | None:
     cards = rng.sample(standard_deck(), rng.randint(*size))
-    hands: list[list] = [[], []]
-    ups: list[list] = [[], []]
-    downs: list[list] = [[], []]
+    hands: list[list] = [[] for _ in range(players)]
+    ups: list[list] = [[] for _ in range(players)]
+    downs: list[list] = [[] for _ in range(players)]
     pile: list = []
     for card in cards:
         rng.choice([pile, pile, *ups, *downs, *hands, *hands]).append(card)
-    if any(not (hands[s] or ups[s] or downs[s]) for s in range(2)) or max(map(len, ups + downs)) > 3:
+    if any(not (hands[s] or ups[s] or downs[s]) for s in range(players)) or max(map(len, ups + downs)) > 3:
         return None
     return Position(tuple(tuple(sorted(h)) for h in hands), tuple(map(tuple, ups)), tuple(map(tuple, downs)), (),
-                    tuple(pile), (), rng.randrange(2))
+                    tuple(pile), (), rng.randrange(players))
 
 
-def _tables(seed: int, size: tuple[int, int]) -> Iterator[Position]:
+def _tables(seed: int, size: tuple[int, int], players: int = 2) -> Iterator[Position]:
     """Random tables (see `_table`) from a seeded generator, for ever."""
     rng = random.Random(seed)
     while True:
-        p = _table(rng, size)
+        p = _table(rng, size, players)
         if p is not None:
             yield p
 
 
-def test_shithead_native_successors_match_the_kernel_on_random_playouts() -> None:
-    rng = random.Random(7)
+@pytest.mark.parametrize("players, module", [(2, native), (3, native3)], ids=["two", "three"])
+def test_shithead_native_successors_match_the_kernel_on_random_playouts(players: int, module) -> None:
+    rng = random.Random(7 + players)
     checked = 0
     while checked < 1500:
-        p = _table(rng, (4, 34))
+        p = _table(rng, (4 + players, 44), players)
         if p is None:
             continue
         for _ in range(40):
             if GAME.terminal(p) is not None:
                 break
             key = position_key(p)
-            expected = sorted(native.native_key(child) for child in GAME.kernel(p).successors(key))
-            assert sorted(native.successor_keys(key)) == expected, p.to_json()
+            expected = sorted(module.native_key(child) for child in GAME.kernel(p).successors(key))
+            assert sorted(module.successor_keys(key)) == expected, p.to_json()
             checked += 1
             moves = legal_moves(p)
             p = _apply(p, moves[rng.randrange(len(moves))])
@@ -97,6 +99,40 @@ def test_shithead_native_values_match_python_and_brute_force(monkeypatch: pytest
         checked += 1
 
 
+def test_three_player_native_values_match_python_and_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players: for every seat, "can the others force it to be the shithead?" — the
+    compiled prover, the Python prover and brute force give the same value, move by move."""
+    tables = _tables(21, (5, 8), players=3)
+    checked = 0
+    while checked < 25:
+        p = next(tables)
+        question = avoid_last(checked % 3)
+        retro = solve(GAME, p, question, Limits(nodes=120), method="retrograde")
+        if not retro.extra["complete"]:
+            continue
+        compiled = solve(GAME, p, question, Limits(nodes=200_000), method="proof")
+        assert compiled.extra.get("native") is True
+        monkeypatch.setattr(shithead_kernel, "NATIVE", False)
+        reference = solve(GAME, p, question, Limits(nodes=200_000, seconds=10), method="proof")
+        monkeypatch.setattr(shithead_kernel, "NATIVE", True)
+        assert reference.extra.get("native") is False
+        expected = brute_force(GAME, p, question)
+        assert compiled.value == reference.value == retro.value == expected, p.to_json()
+        moves = [brute_force(GAME, GAME.apply(p, m.move), question) for m in compiled.moves]
+        assert [m.value for m in compiled.moves] == [m.value for m in reference.moves] == moves, p.to_json()
+        end = replay_line(GAME, p, compiled.line)
+        if compiled.line_end == "terminal":
+            assert question.value(GAME.terminal(end)) == compiled.value
+        checked += 1
+
+
+def test_three_player_native_prover_refuses_a_test_it_does_not_have() -> None:
+    with pytest.raises(ValueError, match="no test of seat 0, for_max True with 3 seats"):
+        native3.Prover(0, True, 1 << 20)
+    with pytest.raises(ValueError, match="no test of seat 3"):
+        native3.Prover(3, False, 1 << 20)
+
+
 def test_shithead_native_agrees_with_python_on_larger_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Positions too big for brute force: the compiled and the Python prover settle the same values."""
     tables = _tables(12, (9, 12))
@@ -127,7 +163,7 @@ def test_tables_capped_by_memory_stop_at_the_position_limit_and_count_bytes_over
     assert 32 <= result.bytes_per_position <= 32 / 0.35  # 32-byte entries, tables at least 35% full at their peak
 
 
-def _reachable_keys(position: Position, limit: int) -> list[tuple[int, int]]:
+def _reachable_keys(position: Position, limit: int) -> list[tuple[int, int, int]]:
     """Native keys of the positions reachable from `position`, breadth first, at most `limit`."""
     seen = {position_key(position): position}
     frontier = [position]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from halfmoon.dealcodes import Card
-from halfmoon.solver.core.game import Outcome, WinLoss
+from halfmoon.solver.core.game import Coalition, Outcome, WinLoss, not_last
 
 from .rules import (
     EIGHT,
@@ -80,14 +80,16 @@ _W3 = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
 _RANK_SHIFTS = [(r, 3 * (r - 1)) for r in _ORDERED_RANKS]
 
 
-try:  # the compiled prover (setup.py builds it; without it the Python prover gives the same answers, slower)
+try:  # the compiled provers, two and three seats (setup.py builds them; without them the Python
+    # prover gives the same answers, slower)
     from halfmoon.solver.games.shithead import _native  # type: ignore[attr-defined]
+    from halfmoon.solver.games.shithead import _native3  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
-    _native = None
+    _native = _native3 = None
 
 
 def native_available() -> bool:
-    return _native is not None
+    return _native is not None and _native3 is not None
 
 
 class ShitheadKernel:
@@ -187,18 +189,25 @@ class ShitheadKernel:
         return out
 
     def native_prover(self, goal: Any, max_bytes: int) -> Any:
-        """The compiled df-pn for a win/loss threshold test of a two-player endgame (stock empty),
-        with the key map from this kernel's keys; None where it does not apply (the Python
-        prover then runs)."""
+        """The compiled df-pn for a threshold test of an endgame (stock empty), with the key map
+        from this kernel's keys: two players, the win/loss tests; three players, the test of
+        "avoid being the shithead" (can the others force this seat to be last?). None where it
+        does not apply (the Python prover then runs)."""
         question = goal.question
-        if _native is None or not NATIVE or self.players != 2 or not self.stock_empty:
+        if not native_available() or not NATIVE or not self.stock_empty:
             return None
-        if not isinstance(question, WinLoss) or question.draw_value != 0:
+        if self.players == 2 and isinstance(question, WinLoss):
+            if question.draw_value != 0 or goal.threshold != (1 if goal.for_max else 0):
+                return None
+            module = _native
+        elif self.players == 3 and isinstance(question, Coalition) and question.predicate is not_last:
+            if question.draw_value != 1 or goal.for_max or goal.threshold != 1:
+                return None
+            module = _native3
+        else:
             return None
-        if goal.threshold != (1 if goal.for_max else 0):
-            return None
-        prover = _native.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE)
-        return prover, _native.native_key
+        prover = module.Prover(question.seat, goal.for_max, max_bytes, NATIVE_EPSILON, ESTIMATE_SCALE)
+        return prover, module.native_key
 
     def cards(self, k: int) -> list[int]:
         """Cards each seat still holds (hand, face-up and face-down): the 3-bit counters added by bit plane."""
