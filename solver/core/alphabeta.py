@@ -25,16 +25,20 @@ has at most 2d + 2 reversible moves). When they meet, the value is exact; a limi
 proven bounds.
 
 Games without a repetition rule and without cycles (``acyclic = True``) are searched the same way
-with every move irreversible (and no restricted games are needed). The value of every legal move at the root is found exactly by
-MTD(f) (null-window searches converging on the value, the table keeping the bounds between
-them); the root's value follows. A limit leaves the moves not yet settled unknown (with the
-bounds found).
+with every move irreversible (and no restricted games are needed): on their positions, or on a
+path kernel that says ``reversible = False`` (Spit), whose ``successors`` flag every move
+irreversible and whose optional ``table_key(node)`` gives the canonical key the table stores
+when the nodes keep more (an order of interchangeable places that the move order follows).
+
+The value of every legal move at the root is found exactly by MTD(f) (null-window searches
+converging on the value, the table keeping the bounds between them); the root's value follows.
+A limit leaves the moves not yet settled unknown (with the bounds found).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Hashable, Sequence, cast
+from typing import Any, Callable, Hashable, Sequence, cast
 
 from .solution import SOLVED, UNKNOWN, MoveValue, Progress, Solution, _Budget, _LimitHit
 from .game import Game, Question
@@ -61,11 +65,15 @@ class _View:
             self.children = kernel.successors
             self.terminal = kernel.terminal
             self.to_move = kernel.to_move
-            self.repeated = kernel.repeated
             self.node_of = kernel.key
-            self.history = kernel.history
-            self.key = None
-            self.reversible = True
+            # a kernel of an acyclic game says ``reversible = False``: no move is, so it needs no
+            # history and no repetition result, and no restricted game is searched
+            self.reversible = bool(getattr(kernel, "reversible", True))
+            self.repeated: Any = getattr(kernel, "repeated", None)
+            self.history: Any = getattr(kernel, "history", None) or (lambda p: [])
+            # nodes that keep more than the game's canonical form (Spit: the places in their order,
+            # for the move order) name their table entries by the kernel's ``table_key``
+            self.key: Callable[[Any], Hashable] | None = getattr(kernel, "table_key", None)
             return
         successors = getattr(game, "successors", None)
         if successors is not None:
