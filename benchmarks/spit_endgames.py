@@ -27,7 +27,8 @@ from halfmoon.dealcodes import deal_spit
 from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve
 from halfmoon.solver.core.game import WinLoss
 from halfmoon.solver.games.spit.policy import play_until_endgame
-from halfmoon.solver.games.spit.rules import GAME, position_from_deal, terminal
+from halfmoon.solver.games.spit.kernel import GAME
+from halfmoon.solver.games.spit.rules import position_from_deal, terminal
 from halfmoon.solver.games.spit.search import solitaire_count
 
 

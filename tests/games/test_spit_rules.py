@@ -10,9 +10,9 @@ from support.spit import pos, random_small_position
 
 from halfmoon.dealcodes import DEAL_COUNT, Card, SplitMix64, deal_spit
 from halfmoon.solver.errors import IllegalMoveError, LineError, MoveError, PositionError
+from halfmoon.solver.games.spit.kernel import GAME
 from halfmoon.solver.games.spit.rules import (
     FILL,
-    GAME,
     PASS,
     PASS_MOVE,
     PLAY,

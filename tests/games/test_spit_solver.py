@@ -12,9 +12,9 @@ from halfmoon.solver.catalogue import endgame_adapter as get_adapter
 from halfmoon.solver.core.report import answer
 from halfmoon.solver.core.exact import SOLVED, Limits, replay_line, solve, solve_all
 from halfmoon.solver.core.game import WinLoss
+from halfmoon.solver.games.spit.kernel import GAME
 from halfmoon.solver.games.spit.policy import ENDGAME_STOCK, play_until_endgame
 from halfmoon.solver.games.spit.rules import (
-    GAME,
     apply,
     legal_moves,
     parse_move,

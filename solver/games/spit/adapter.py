@@ -15,10 +15,10 @@ from halfmoon.dealcodes import DEAL_COUNT, DealCode, SplitMix64
 from halfmoon.solver.core.adapters import Ask
 from halfmoon.solver.core.game import WinLoss
 
+from .kernel import GAME
 from .policy import ENDGAME_STOCK, play_until_endgame, policy_move
 from .rules import (
     CARD_TEXT,
-    GAME,
     PASS,
     PILE_NAMES,
     SEATS,

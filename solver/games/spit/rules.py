@@ -13,7 +13,8 @@ answers "what if both players knew them" (the double-dummy view of bridge solver
 
 Values: `SpitPosition` and `SpitMove` are immutable and hashable (named tuples of small
 ints; card ``c`` is ``13 * suit + rank - 1``, the standard order). Their text and JSON forms
-round-trip. `SpitGame` implements the core's `Game` protocol; it never imports search.
+round-trip. The core's `Game` view (`SpitGame`, `GAME`) and the packed kernel are in `kernel`;
+nothing here imports search.
 """
 
 from __future__ import annotations
@@ -632,40 +633,6 @@ def progress(position: SpitPosition) -> int:
     return 2 * cards + (0 if position.passed else 1)
 
 
-# -- the Game protocol ---------------------------------------------------------------------------
-
-
-class SpitGame:
-    """Spit for the exact core (`solver.core.game.Game`). Acyclic: see `progress`."""
-
-    name = "spit"
-    acyclic = True
-
-    def players(self, position: SpitPosition) -> int:
-        return SEATS
-
-    def to_move(self, position: SpitPosition) -> int:
-        return position.to_move
-
-    def legal_moves(self, position: SpitPosition) -> Sequence[SpitMove]:
-        return legal_moves(position)
-
-    def apply(self, position: SpitPosition, move: SpitMove) -> SpitPosition:
-        return apply(position, move)
-
-    def terminal(self, position: SpitPosition) -> Outcome | None:
-        return terminal(position)
-
-    def key(self, position: SpitPosition) -> bytes:
-        return key(position)
-
-    def successors(self, position: SpitPosition) -> list[tuple[SpitMove, SpitPosition]]:
-        """Every legal move with its position, skipping `apply`'s re-check (the core's fast path)."""
-        return [(move, _apply(position, move)) for move in legal_moves(position)]
-
-
-GAME = SpitGame()
-
 # -- lines --------------------------------------------------------------------------------------
 
 
@@ -704,8 +671,8 @@ def replay(start: SpitPosition, line: str | Iterable[str | SpitMove]) -> Replay:
 
 
 __all__ = [
-    "FILL", "GAME", "PASS", "PASS_MOVE", "PILE_NAMES", "PLAY", "SEATS",
-    "LineError", "IllegalMoveError", "Replay", "InputError", "SpitGame", "SpitMove",
+    "FILL", "PASS", "PASS_MOVE", "PILE_NAMES", "PLAY", "SEATS",
+    "LineError", "IllegalMoveError", "Replay", "InputError", "SpitMove",
     "MoveError", "SpitPosition", "PositionError",
     "actions", "apply", "card_int", "card_of", "describe", "format_line", "is_spit", "key",
     "legal_moves", "parse_line", "parse_move", "parse_position", "position_from_code",
