@@ -20,6 +20,7 @@ ENDGAME_KERNELS = [
     ("halfmoon.solver.games.shithead._native3", "solver/games/shithead/_native3.pyx"),
     ("halfmoon.solver.games.eight_and_a_half._native", "solver/games/eight_and_a_half/_native.pyx"),
     ("halfmoon.solver.games.golf._native", "solver/games/golf/_native.pyx"),
+    ("halfmoon.solver.games.spit._native", "solver/games/spit/_native.pyx"),
 ]
 
 
