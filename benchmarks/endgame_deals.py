@@ -16,11 +16,24 @@ average before and after (the machine is shared: compare positions, not seconds,
 
 The report is rewritten after every position; `--resume` keeps the rows already in `--out` and
 runs only the missing deals (to extend a run, or to finish one that was cut short).
+
+`--kernels compiled,python,positions` solves each position once per kernel, in turn (so they meet
+the same machine load), for the games with a packed kernel (Golf, Spit): ``compiled`` (the game's
+`kernel.NATIVE` on), ``python`` (off: the Python kernel, the reference) and ``positions`` (no packed
+kernel: the core on the game's positions, as before there was one). Rows and groups then say the
+kernel, and `agreement` lists any position where the kernels differ in a value, a move's value, a
+line or the positions and nodes searched. `--until none` solves the dealt position itself (Spit:
+the whole dealt round) instead of playing on to the endgame.
+
+    python benchmarks/endgame_deals.py --games spit --players 2 --deals 0-99 --kernels compiled,python,positions --out benchmarks/results/spit_kernels.json
+    python benchmarks/endgame_deals.py --games spit --players 2 --deals 0-99 --until none --kernels compiled,python,positions --out benchmarks/results/spit_kernels_dealt.json
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib
 import json
 import os
 import platform
@@ -33,6 +46,29 @@ from typing import Any
 import halfmoon
 
 TAGS = {"shithead": "SH", "eight-and-a-half": "EH", "golf": "GF", "spit": "SP"}
+# the games whose packed kernel has a NATIVE switch (see --kernels)
+KERNEL_MODULES = {"golf": "halfmoon.solver.games.golf.kernel", "spit": "halfmoon.solver.games.spit.kernel"}
+KERNELS = ("compiled", "python", "positions")
+
+
+def use_kernel(game: str, kernel: str | None) -> None:
+    """Switch `game` to `kernel`: the compiled or the Python packed kernel, or none at all (the
+    game's `path_kernel` hidden, so the core searches its positions); None leaves it as it is."""
+    if kernel is None:
+        return
+    from halfmoon.solver import catalogue
+
+    if game not in KERNEL_MODULES:
+        raise SystemExit(f"--kernels: {game} has no packed kernel with a NATIVE switch")
+    module = importlib.import_module(KERNEL_MODULES[game])
+    if kernel == "compiled" and not module.native_available():
+        raise SystemExit(f"--kernels compiled: {game}'s compiled kernel is not built")
+    module.NATIVE = kernel == "compiled"
+    view = catalogue.endgame_adapter(game).game
+    if kernel == "positions":
+        view.path_kernel = None  # an instance attribute shadowing the method: no packed kernel
+    elif "path_kernel" in vars(view):
+        del view.path_kernel
 
 
 def code_of(game: str, players: int, number: int) -> str | None:
@@ -61,16 +97,20 @@ def distribution(values: list[float]) -> dict[str, float] | None:
     return {"median": round(statistics.median(ordered), 3), "p90": round(p90, 3), "max": round(ordered[-1], 3)}
 
 
-def run_one(game: str, code: str, limits: halfmoon.Limits, method: str) -> dict[str, Any]:
+def run_one(game: str, code: str, limits: halfmoon.Limits, method: str, until: str | None = "endgame",
+            kernel: str | None = None) -> dict[str, Any]:
+    use_kernel(game, kernel)
     started = time.perf_counter()
     cpu = time.process_time()
-    result = halfmoon.endgame(code, game=game, until="endgame", limits=limits, method=method)
+    result = halfmoon.endgame(code, game=game, until=until, limits=limits, method=method)
     seconds = time.perf_counter() - started
     report = result.report
     questions = report["questions"]
     solved = [q for q in questions if q["status"] == "solved"]
+    answers = [[q["value"], [m["value"] for m in q["moves"]], [s["move"] for s in q["line"]]] for q in questions]
     row = {
         "code": code,
+        **({"kernel": kernel} if kernel else {}),
         "players": report["players"],
         "cards": _cards_in_play(game, report["position"]),
         "decided": bool(questions) and len(solved) == len(questions),
@@ -86,6 +126,10 @@ def run_one(game: str, code: str, limits: halfmoon.Limits, method: str) -> dict[
         if solved and len(solved) == len(questions) else None,
         "positions": max((q["positions"] for q in questions), default=0),
         "positions_per_second": round(max((q["positions"] for q in questions), default=0) / seconds) if seconds else None,
+        "solve_seconds": round(sum(q["seconds"] for q in questions), 4),
+        "nodes": sum(q["nodes"] for q in questions),
+        # the answers in short: every question's value, each move's value and the line
+        "answers": hashlib.sha256(json.dumps(answers).encode()).hexdigest()[:16],
         "bytes_per_position": max((q["bytes_per_position"] for q in questions), default=0),
         "reason": next((q["reason"] for q in questions if q["reason"]), ""),
     }
@@ -117,11 +161,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="time limit per position")
     parser.add_argument("--max-positions", type=int, default=200_000_000)
     parser.add_argument("--method", default="auto")
+    parser.add_argument("--until", default="endgame", choices=["endgame", "none"],
+                        help="endgame: play the policy on to the endgame first; none: the dealt position itself")
+    parser.add_argument("--kernels", default="",
+                        help=f"comma-separated, of {', '.join(KERNELS)}: solve each position with each in turn "
+                             f"(games with a packed kernel)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true",
                         help="keep the rows already in --out (same limits) and run only the deals missing there")
     args = parser.parse_args()
     limits = halfmoon.Limits(seconds=args.seconds, nodes=args.max_positions)
+    until = None if args.until == "none" else args.until
+    kernels: list[str | None] = [k for k in args.kernels.split(",") if k] or [None]
+    if any(k is not None and k not in KERNELS for k in kernels):
+        parser.error(f"--kernels: expected some of {', '.join(KERNELS)}")
     load_before = os.getloadavg()
     earlier, earlier_loads = previous_rows(args.out, limits) if args.resume and args.out else ({}, [])
     groups: list[dict[str, Any]] = []
@@ -130,12 +183,15 @@ def main() -> None:
     def report(group_rows: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
         this_run = {"load_average_before": [round(x, 2) for x in load_before],
                     "load_average_after": [round(x, 2) for x in os.getloadavg()],
-                    "rows_run": sum(1 for r in rows + group_rows if (r["game"], r["code"]) not in earlier)}
+                    "rows_run": sum(1 for r in rows + group_rows if row_key(r) not in earlier)}
         out = {
             "benchmark": "endgame_deals",
             "deals": args.deals,
             "limits": limits.to_json(),
             "method": args.method,
+            **({"until": args.until} if args.until != "endgame" else {}),
+            **({"kernels": kernels, "compiled_built": {g: importlib.import_module(m).native_available()
+                                                       for g, m in KERNEL_MODULES.items()}} if kernels != [None] else {}),
             "python": platform.python_version(),
             "machine": platform.machine(),
             "cpus": os.cpu_count(),
@@ -144,6 +200,7 @@ def main() -> None:
             "load_average_after": this_run["load_average_after"],
             "runs": earlier_loads + [this_run],  # each run's machine load (--resume adds one)
             "groups": groups,
+            **({"agreement": agreement(rows + group_rows)} if kernels != [None] else {}),
             "rows": rows + group_rows,
         }
         if args.out:  # after every position: an interrupted run keeps what it did (see --resume)
@@ -153,19 +210,27 @@ def main() -> None:
     for game in args.games.split(","):
         for players in [int(p) for p in args.players.split(",")]:
             group_rows: list[dict[str, Any]] = []
-            for number in numbers(args.deals):
-                code = code_of(game, players, number)
-                if code is None:
-                    continue
-                row = earlier.get((game, code)) or run_one(game, code, limits, args.method) | {"game": game}
-                group_rows.append(row)
-                print(json.dumps(row), flush=True)
-                report(group_rows, False)
+            codes = [code for number in numbers(args.deals) if (code := code_of(game, players, number))]
+            if kernels != [None] and codes:
+                for kernel in kernels:  # a warm-up solve each (imports, first allocations), not recorded
+                    run_one(game, codes[0], limits, args.method, until, kernel)
+            for code in codes:
+                for kernel in kernels:  # in turn on each position: the kernels meet the same load
+                    row = earlier.get((game, code, kernel)) or run_one(game, code, limits, args.method, until,
+                                                                       kernel) | {"game": game}
+                    group_rows.append(row)
+                    print(json.dumps(row), flush=True)
+                    report(group_rows, False)
             if not group_rows:
                 continue
             rows += group_rows
-            groups.append(summary(game, players, group_rows))
-            print(json.dumps(groups[-1]), file=sys.stderr, flush=True)
+            for kernel in kernels:
+                groups.append(summary(game, players, [r for r in group_rows if r.get("kernel") == kernel]))
+                if kernel is not None:
+                    groups[-1]["kernel"] = kernel
+                print(json.dumps(groups[-1]), file=sys.stderr, flush=True)
+            if kernels != [None]:
+                reset_kernel(game)
     final = report([], True)
     print(json.dumps({"groups": groups, "runs": final["runs"]}, indent=1))
 
@@ -183,7 +248,32 @@ def previous_rows(path: Path, limits: halfmoon.Limits) -> tuple[dict[tuple[str, 
         raise SystemExit(f"--resume: {path} was run with limits {report.get('limits')}, not {limits.to_json()}")
     runs = report.get("runs") or [{key: report.get(key) for key in ("load_average_before", "load_average_after")}
                                    | {"rows_run": len(report.get("rows", []))}]
-    return {(row["game"], row["code"]): row for row in report.get("rows", [])}, runs
+    return {row_key(row): row for row in report.get("rows", [])}, runs
+
+
+def row_key(row: dict[str, Any]) -> tuple[str, str, str | None]:
+    return row["game"], row["code"], row.get("kernel")
+
+
+def reset_kernel(game: str) -> None:
+    """The game's kernel as it comes (`NATIVE` on, its `path_kernel` in view)."""
+    importlib.import_module(KERNEL_MODULES[game]).NATIVE = True
+    from halfmoon.solver import catalogue
+
+    view = catalogue.endgame_adapter(game).game
+    if "path_kernel" in vars(view):
+        del view.path_kernel
+
+
+def agreement(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whether the kernels gave each position the same answers (values, move values, lines) and
+    searched the same positions and nodes; the positions where they did not."""
+    by_code: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        by_code.setdefault((row["game"], row["code"]), []).append(row)
+    differ = [code for (_, code), group in by_code.items()
+              if len({(r["answers"], r["positions"], r["nodes"], r["decided"]) for r in group}) > 1]
+    return {"positions_compared": len(by_code), "differ": differ}
 
 
 def summary(game: str, players: int, group_rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -197,6 +287,10 @@ def summary(game: str, players: int, group_rows: list[dict[str, Any]]) -> dict[s
         "seconds_decided": distribution([r["seconds"] for r in decided]),
         "value_seconds_decided": distribution([r["value_seconds"] for r in decided if r.get("value_seconds") is not None]),
         "positions_per_second": distribution([float(r["positions_per_second"] or 0) for r in group_rows]),
+        # the solve alone (the questions' own seconds, without the extra answers and the report)
+        "solve_seconds_decided": distribution([r["solve_seconds"] for r in decided if "solve_seconds" in r]),
+        "solve_positions_per_second": distribution([float(round(r["positions"] / r["solve_seconds"]))
+                                                    for r in group_rows if r.get("solve_seconds")]),
         # a table's fixed first allocation over a handful of positions says nothing: solves
         # that stored at least 100 000 positions
         "bytes_per_position": distribution([float(r["bytes_per_position"]) for r in group_rows
