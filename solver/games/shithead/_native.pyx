@@ -19,28 +19,11 @@ Python prover's and with brute force. What differs is representation, never beha
 The search itself is `_prover.pxi`, shared with the three-player module `_native3.pyx`.
 """
 
-cimport cython
-from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
-
-
-cdef extern from *:
-    void __builtin_prefetch(const void* address) noexcept nogil
-
 cdef enum:
     NSEAT = 2
     NPLACE = 7          # hand0, up0, down0, hand1, up1, down1, pile
     PILE = 6
     HALF = 4            # a rank's combination number: the first 4 places, then the other 3
     RBITS = 9           # 330 combinations
-    MAXKIDS = 64
-    CHECK_EVERY = 4095
-    MAXDEPTH = 10000
-
-include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
-include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
-cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 include "_prover.pxi"  # the rules on native states and the df-pn prover

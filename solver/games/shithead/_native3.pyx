@@ -12,28 +12,11 @@ A test is settled as soon as its seat is out (it can no longer be the shithead),
 playing the others' game to its end.
 """
 
-cimport cython
-from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
-
-
-cdef extern from *:
-    void __builtin_prefetch(const void* address) noexcept nogil
-
 cdef enum:
     NSEAT = 3
     NPLACE = 10         # hand, face-up, face-down of seats 0, 1, 2, then the pile
     PILE = 9
     HALF = 5            # a rank's combination number: the first 5 places, then the other 5
     RBITS = 10          # 1001 combinations
-    MAXKIDS = 64
-    CHECK_EVERY = 4095
-    MAXDEPTH = 10000
-
-include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
-include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
-cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 include "_prover.pxi"  # the rules on native states and the df-pn prover

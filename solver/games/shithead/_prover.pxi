@@ -1,9 +1,28 @@
 # Shithead's df-pn, compiled for a fixed number of seats: included by _native.pyx (two seats)
 # and _native3.pyx (three), which declare before the include NSEAT, NPLACE (3 × NSEAT + 1: each
 # seat's hand, face-up and face-down cards, then the pile), PILE (= NPLACE - 1), HALF (places in
-# the first half of a rank's combination number, see below) and RBITS (bits of that number),
-# plus the constants _dfpn_step.pxi and _dfpn_table.pxi need. One source, so the two modules
-# cannot drift apart; the constants fold at compile time, so neither pays for the other.
+# the first half of a rank's combination number, see below) and RBITS (bits of that number).
+# One source, so the two modules cannot drift apart; the constants fold at compile time, so
+# neither pays for the other.
+
+cimport cython
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* address) noexcept nogil
+
+cdef enum:
+    MAXKIDS = 64
+    CHECK_EVERY = 4095
+    MAXDEPTH = 10000
+
+include "../../core/_dfpn_step.pxi"  # INF, the df-pn step shared by the compiled provers
+include "../../core/_dfpn_table.pxi"  # Key, Entry and the transposition table
+cdef uint64_t VALID = (<uint64_t>1) << 63  # bit 127 of every stored key: the slot is used
 
 # -- rank tables --------------------------------------------------------------------------------
 
