@@ -2,7 +2,7 @@
 """Golf's packed kernel compiled: successors, terminal results and scores on `GolfKernel` keys.
 
 The reference is `kernel.GolfKernel` (Python, the same keys and the same order of successors);
-`tests/games/test_native_kernels.py` compares the two on random positions along random playouts.
+`tests/games/test_golf_native.py` compares the two on every position of random playouts.
 The keys stay Python ints (the core's alpha-beta, in Python, stores them): a key is read into
 64-bit limbs, every child is made on the limbs and handed back as an int. Only the
 representation differs, never the rules.
