@@ -1,8 +1,8 @@
-"""Builds the compiled Half Moon search (`halfmoon.solver.games.halfmoon._kernel`), optionally.
+"""Builds the compiled kernels (the Half Moon search and the endgame provers), optionally.
 
 The project's metadata lives in pyproject.toml; this file only adds the Cython extension.
-Without a working C compiler (or without Cython) the build prints one warning and goes on:
-the package then runs the Python search, which gives the same answers, slower.
+Without a working C compiler (or without Cython) the build prints one warning per kernel and
+goes on: the package then runs the Python reference, which gives the same answers, slower.
 """
 
 from __future__ import annotations
@@ -31,19 +31,18 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # noqa: BLE001 - any build failure means: no kernel
-            self._warn(error)
+            self._warn("the compiled kernels were", error)
 
     def build_extension(self, ext) -> None:
         try:
             super().build_extension(ext)
         except Exception as error:  # noqa: BLE001
-            self._warn(error)
+            self._warn(f"{ext.name} was", error)
 
     @staticmethod
-    def _warn(error: BaseException) -> None:
+    def _warn(what: str, error: BaseException) -> None:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        print(f"WARNING: the native Half Moon search was not built ({first}); "
-              "the Python search will be used", file=sys.stderr)
+        print(f"WARNING: {what} not built ({first}); the Python reference will be used", file=sys.stderr)
 
 
 def extensions() -> list:
@@ -51,7 +50,7 @@ def extensions() -> list:
         from Cython.Build import cythonize
         from setuptools import Extension
     except ImportError:
-        print("WARNING: Cython is not available; the native Half Moon search will not be built", file=sys.stderr)
+        print("WARNING: Cython is not available; the compiled kernels will not be built", file=sys.stderr)
         return []
     try:
         return cythonize(
@@ -61,8 +60,8 @@ def extensions() -> list:
             quiet=True,
         )
     except Exception as error:  # noqa: BLE001
-        print(f"WARNING: the native Half Moon search could not be translated ({error}); "
-              "the Python search will be used", file=sys.stderr)
+        print(f"WARNING: the compiled kernels could not be translated ({error}); "
+              "the Python reference will be used", file=sys.stderr)
         return []
 
 

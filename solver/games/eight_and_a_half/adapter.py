@@ -1,6 +1,6 @@
 """Plugs Eight and a half into `halfmoon endgame eight-and-a-half` (see solver.core.adapters).
 
-Positions handed to the core are packed ints (`engine.py`); JSON, codes and text go through the
+Positions handed to the core are packed ints (`kernel.py`); JSON, codes and text go through the
 readable `Position`. Two players: who goes out first under best play (win/loss, draw = endless
 play at the table). More players: for every seat, whether all the others together can keep it
 from going out first, and whether they can force it to be the big loser.

@@ -1,7 +1,7 @@
 """The pile rules of Eight and a half, stated once as small pure functions.
 
 Everything about the central pile — what may go on it, what it then stands at, when a card
-catches an offender — is decided here, card by card; the packed engine (`engine.py`) turns these
+catches an offender — is decided here, card by card; the packed kernel (`kernel.py`) turns these
 functions into lookup tables and the readable `Position` uses them to read a pile's value.
 Rules text: docs/rules/eight_and_a_half.md.
 

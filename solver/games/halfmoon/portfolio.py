@@ -1,7 +1,7 @@
-"""Half Moon exact solving: the public API used by the CLI, the batch runner and the service.
+"""Half Moon exact solving, behind the facade (`halfmoon.solve`) and the catalogue's record.
 
-`solve` decides a position with the search (`solver.games.halfmoon_search` on the core
-DFS), with CP-SAT (`solver.cpsat.halfmoon`), or with the `auto` portfolio of both. The
+`solve` decides a position with the search (`search` and `kernel` here, on the core
+DFS), with CP-SAT (`cpsat`), or with the `auto` portfolio of both. The
 search runs in two directions, on the deal as dealt and on the deal with every pile
 reversed (`reverse_position`: a deal and its reversal are won by the same lines read
 backwards), in alternating steps with growing node budgets; `auto` also lets each search
