@@ -30,6 +30,7 @@ class Flights(Generic[V]):
         self.hits = 0  # answered from the memory
         self.joined = 0  # joined work already running
         self.started = 0  # work started
+        self.finished = 0  # work ended (counted when its task leaves `_running`)
 
     def cached(self, key: Hashable) -> V | None:
         if key in self._cache:
@@ -67,6 +68,7 @@ class Flights(Generic[V]):
             return value
         finally:
             self._running.pop(key, None)
+            self.finished += 1
 
     def in_flight(self) -> int:
         return len(self._running)

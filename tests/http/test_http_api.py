@@ -7,6 +7,7 @@ the CLI's message in the documented JSON shape.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -192,6 +193,38 @@ def test_one_solve_for_many_askers(client):
     assert done.status_code == 200
     after = client.get("/v1/stats").json()["solutions"]
     assert after["started"] - before["started"] == 1  # the later asks joined or read the store
+
+
+def test_a_solve_that_ends_during_a_store_read_is_not_started_again(client, monkeypatch):
+    """The race behind a flaky CI run: an ask reads the store, the running solve stores its answer
+    and ends before that read returns (a miss), and the ask then found nothing running."""
+    service = client.app.state.service
+    code = "HM1-N-AAAAAAH"
+    release = asyncio.Event()  # the solve may finish once the second ask's store read has begun
+    solve_now, from_store = service.solve_now, service.store.from_store
+
+    async def gated_solve(deal: str) -> Any:
+        await release.wait()
+        return await solve_now(deal)
+
+    async def stale_read(deal: str, limits: Any) -> Any:
+        if release.is_set():
+            return await from_store(deal, limits)
+        missed = await from_store(deal, limits)  # read while the solve is held: nothing stored yet
+        release.set()
+        for _ in range(6000):  # then the solve stores its answer and ends before the read returns
+            if not service.solves.running(("solve", code)):
+                break
+            await asyncio.sleep(0.01)
+        return missed
+
+    monkeypatch.setattr(service, "solve_now", gated_solve)
+    before = client.get("/v1/stats").json()["solutions"]
+    assert client.get(f"/v1/deals/{code}/solution", params={"wait": 0.0001}).status_code == 202
+    monkeypatch.setattr(service.store, "from_store", stale_read)
+    answer = client.get(f"/v1/deals/{code}/solution", params={"wait": 30}).json()
+    assert answer["source"] == "store" and answer["cached"] is True and answer["verdict"] != "unknown"
+    assert client.get("/v1/stats").json()["solutions"]["started"] - before["started"] == 1
 
 
 @pytest.mark.parametrize("code, word", [("HM1-N-AAAA1AB", "payload"), ("SH1-2-AAAAAAB", "multiplayer"),
