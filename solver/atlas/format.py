@@ -290,16 +290,24 @@ def _signals_deferred() -> Iterator[None]:
     """Hold SIGINT and SIGTERM (in the main thread) until the block ends; they act at once after it.
 
     A stop then never leaves a commit half done (the journal would repair it, but a clean stop
-    should leave nothing to repair).
+    should leave nothing to repair). The signals are caught by a handler that notes them and
+    raised again after the block: blocking them in this thread is not enough, since the kernel
+    hands a process's signal to any thread that does not block it (a worker pool's threads), and
+    Python then runs the handler here anyway.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
+                for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        for held in dict.fromkeys(caught):
+            signal.raise_signal(held)
 
 
 def journal_path(shard: Path) -> Path:

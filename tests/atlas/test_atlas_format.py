@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import struct
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -309,3 +312,36 @@ def test_a_merge_refuses_another_game_or_shard_size(tmp_path):
 
 def test_digest_covers_the_data():
     assert data_digest(b"\x00" * 4) != data_digest(b"\x00" * 3 + b"\x01")
+
+
+def test_a_stop_during_a_commit_acts_after_it_even_when_another_thread_takes_the_signal():
+    """The kernel may hand a process's SIGTERM to any thread (a worker pool's); the commit still
+    runs to its end, and the stop acts right after it (a flaky CI run left a journal behind)."""
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    ready, sent = threading.Event(), threading.Event()
+
+    def sender() -> None:  # a thread started before the commit: it does not block the signal
+        ready.wait(5)
+        os.kill(os.getpid(), signal.SIGTERM)
+        sent.set()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    finished = False
+    try:
+        thread = threading.Thread(target=sender)
+        thread.start()
+        with pytest.raises(Stop):
+            with format_module._signals_deferred():
+                ready.set()
+                assert sent.wait(5)
+                time.sleep(0.05)  # the interpreter checks for pending signals here
+                finished = True
+        thread.join(5)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert finished
