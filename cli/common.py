@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -59,6 +62,23 @@ class HalfMoonGroup(click.Group):
                     err=True,
                 )
             ctx.exit(EXIT_INTERNAL)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # stop as Ctrl-C does: what was committed is kept, exit code 130
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops a long run as Ctrl-C does (what `kill`, batch schedulers and a background
+    `nohup` run send, where SIGINT is ignored); the previous handler is back afterwards."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def echo_json(data: Any) -> None:

@@ -6,14 +6,11 @@ options, shows progress and prints. Every subcommand takes --json.
 
 from __future__ import annotations
 
-import signal
-import threading
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
-from ..common import EXIT_INPUT, EXIT_INTERNAL, Progress, echo_json, json_option
+from ..common import EXIT_INPUT, EXIT_INTERNAL, Progress, echo_json, json_option, stop_on_sigterm
 from ..options import (
     dask_option,
     engine_option,
@@ -28,22 +25,6 @@ VERDICT_LISTS = ("unwinnable", "unknown", "winnable", "not-done")
 
 atlas_game_option = click.option("--game", default=None, metavar="GAME",
                                  help="Game tag or name (default: the atlas's only game).")
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # stop as Ctrl-C does: committed chunks are kept, exit code 130
-
-
-@contextmanager
-def _stoppable() -> Iterator[None]:
-    """SIGTERM stops a long run as Ctrl-C does (what `kill`, batch schedulers and `nohup` runs send)."""
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def _pct(x: float | None) -> str:
@@ -108,7 +89,7 @@ def build(range_text: str, out: str, game: str, method: str | None, time_limit: 
                       f"{report.unwinnable:,} unwinnable, {report.unknown:,} unknown", report.solved, report.todo,
                       force=True)
 
-    with _stoppable():
+    with stop_on_sigterm():
         try:
             report = halfmoon.atlas_build(numbers, out, game=game, workers=workers, dask=dask_address, limits=limits,
                                           method=method, shard_bits=shard_bits, chunk=chunk, redecide=redecide,
@@ -262,7 +243,7 @@ def verify(directory: str, sample: int, seed: int, methods: str | None, game: st
 
     chosen = tuple(m.strip() for m in methods.split(",") if m.strip()) if methods is not None else None
     progress = Progress(quiet)
-    with _stoppable():
+    with stop_on_sigterm():
         try:
             report = halfmoon.atlas_verify(directory, sample=sample, seed=seed, game=game, methods=chosen,
                                            workers=workers, dask=dask_address,
@@ -309,7 +290,7 @@ def merge(target: str, sources: tuple[str, ...], game: str | None, no_sync: bool
     """
     import halfmoon
 
-    with _stoppable():
+    with stop_on_sigterm():
         report = halfmoon.atlas_merge(target, list(sources), game=game, sync=not no_sync)
     data = report.to_json()
     if as_json:

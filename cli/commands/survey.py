@@ -6,15 +6,13 @@ the results store, the rating); this module parses options, shows progress and p
 
 from __future__ import annotations
 
-import signal
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
-from ..common import Progress, echo_json, json_option
+from ..common import Progress, echo_json, json_option, stop_on_sigterm
 from ..options import (
     dask_option,
     db_option,
@@ -33,10 +31,6 @@ game_option = click.option("--game", default="HM", show_default=True,
                            help="Game tag or name of a solitaire (HM, EL, SE, TN).")
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # stop as Ctrl-C does: what finished is in the store, exit code 130
-
-
 @contextmanager
 def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
     """The store of a batch command, closed however it ends; SIGTERM stops the run as Ctrl-C does.
@@ -45,18 +39,15 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
     """
     import halfmoon
 
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
-    store = None if no_cache else halfmoon.open_store(db_path)
-    if store is not None:
-        warn_if_readonly(store)
-    try:
-        yield store
-    finally:
+    with stop_on_sigterm():
+        store = None if no_cache else halfmoon.open_store(db_path)
         if store is not None:
-            store.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+            warn_if_readonly(store)
+        try:
+            yield store
+        finally:
+            if store is not None:
+                store.close()
 
 
 # -- survey -----------------------------------------------------------------------------------
