@@ -1,6 +1,6 @@
 """Builds the compiled kernels (the Half Moon search and the endgame provers), optionally.
 
-The project's metadata lives in pyproject.toml; this file only adds the Cython extension.
+The project's metadata lives in pyproject.toml; this file only adds the Cython extensions.
 Without a working C compiler (or without Cython) the build prints one warning per kernel and
 goes on: the package then runs the Python reference, which gives the same answers, slower.
 """

@@ -503,13 +503,13 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         decided = entry is not None and entry.verdict in (halfmoon.Verdict.WINNABLE, halfmoon.Verdict.UNWINNABLE)
         if decided and (verdict_only or entry.verdict is halfmoon.Verdict.UNWINNABLE):  # type: ignore[union-attr]
             return JSONResponse(service.atlas_answer(canonical))
-        finished = service.solves.finished
-        hit = await service.store.from_store(canonical, service.solve_limits())  # a multiplayer code: 400 here
+        limits, finished = service.solve_limits(), service.solves.finished
+        hit = await service.store.from_store(canonical, limits)  # a multiplayer code: 400 here
         if hit is None and service.solves.finished != finished:
             # a solve ended (its answer stored first) while the store was read: read it again, or
             # this ask would start the same solve a second time (nothing is awaited from here to
             # start_work, so a solve is either still running, and joined, or in the store)
-            hit = await service.store.from_store(canonical, service.solve_limits())
+            hit = await service.store.from_store(canonical, limits)
         if hit is not None:
             service.metrics.bump("solutions.from_store")
             return JSONResponse(hit.to_json() | {"source": "store"})
