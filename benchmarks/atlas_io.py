@@ -3,7 +3,7 @@
 Writes two full-size Half Moon shards of random codes (2^24 deals: the first shard, and the
 last, shorter one of the 26^7 range) to a temporary directory, then measures:
 
-- `halfmoon.atlas_lookup` in process: cold (a fresh `Atlas`: directory listing, open, header,
+- `halfmoon.atlas.lookup` in process: cold (a fresh `Atlas`: directory listing, open, header,
   one byte; the modules already imported) and warm (the shard's header known: one byte read),
   over random deal numbers;
 - one journalled commit (`ShardWriter.update`) of a chunk of N deals, with and without fsync:
@@ -40,7 +40,7 @@ def quantiles(values: list[float]) -> dict[str, float]:
 
 def fill(directory: Path, index: int, rng: np.random.Generator) -> None:
     first = index << BITS
-    count = min(1 << BITS, halfmoon.DEAL_COUNT - first)
+    count = min(1 << BITS, halfmoon.service.DEAL_COUNT - first)
     codes = rng.choice(np.array([1, 2], dtype=np.uint8), size=count, p=[0.97, 0.03]).astype(np.uint8)
     codes[:: 100_000] = UNKNOWN
     unknowns = [Unknown(int(first + k), halfmoon.code(int(first + k)), "time", 10.0, None)
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     rng = np.random.default_rng(1)
-    last_index = (halfmoon.DEAL_COUNT - 1) >> BITS
+    last_index = (halfmoon.service.DEAL_COUNT - 1) >> BITS
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         started = time.perf_counter()
@@ -66,22 +66,22 @@ def main() -> None:
         fill_seconds = time.perf_counter() - started
         pick = random.Random(2)
         numbers = [pick.randrange(1 << BITS) for _ in range(args.lookups // 2)] + \
-            [pick.randrange(last_index << BITS, halfmoon.DEAL_COUNT) for _ in range(args.lookups // 2)]
+            [pick.randrange(last_index << BITS, halfmoon.service.DEAL_COUNT) for _ in range(args.lookups // 2)]
         cold, warm = [], []
         with Atlas(directory) as atlas:  # the modules a lookup needs, imported once
-            halfmoon.atlas_lookup(0, atlas)
+            halfmoon.atlas.lookup(0, atlas)
         for number in numbers[:200]:
             t0 = time.perf_counter()
             atlas = Atlas(directory)
-            halfmoon.atlas_lookup(number, atlas)
+            halfmoon.atlas.lookup(number, atlas)
             cold.append(time.perf_counter() - t0)
             atlas.close()
         with Atlas(directory) as atlas:
             for number in numbers:
                 t0 = time.perf_counter()
-                halfmoon.atlas_lookup(number, atlas)
+                halfmoon.atlas.lookup(number, atlas)
                 warm.append(time.perf_counter() - t0)
-            assert halfmoon.atlas_lookup(halfmoon.DEAL_COUNT - 1, atlas).verdict is not None
+            assert halfmoon.atlas.lookup(halfmoon.service.DEAL_COUNT - 1, atlas).verdict is not None
         commits = {}
         for sync in (False, True):
             times = []
@@ -94,12 +94,13 @@ def main() -> None:
             commits["fsync" if sync else "no_fsync"] = quantiles(times) | {
                 "max_deals_per_second": round(args.chunk / statistics.median(times))}
         sizes = {path.name: path.stat().st_size for path in directory.glob("*.atlas")}
-    full_range = sum(256 + (min(1 << BITS, halfmoon.DEAL_COUNT - (i << BITS)) + 3) // 4 for i in range(last_index + 1))
+    full_range = sum(256 + (min(1 << BITS, halfmoon.service.DEAL_COUNT - (i << BITS)) + 3) // 4
+                     for i in range(last_index + 1))
     result = {
         "shard_bits": BITS, "chunk": args.chunk, "fill_seconds_two_shards": round(fill_seconds, 2),
         "lookup_cold": quantiles(cold), "lookup_warm": quantiles(warm), "commit": commits, "shard_bytes": sizes,
         "full_range_shards": last_index + 1, "full_range_bytes": full_range,
-        "full_range_bytes_per_deal": round(full_range / halfmoon.DEAL_COUNT, 6),
+        "full_range_bytes_per_deal": round(full_range / halfmoon.service.DEAL_COUNT, 6),
     }
     text = json.dumps(result, indent=2)
     print(text)

@@ -242,7 +242,7 @@ def main() -> int:
     host = "127.0.0.1"
     temporary = tempfile.TemporaryDirectory(prefix="halfmoon-load-")
     db = args.db or Path(temporary.name) / "results.sqlite3"
-    codes = [halfmoon.code(number, "HM") for number in halfmoon.sample_numbers(args.seed, args.deals)]
+    codes = [halfmoon.code(number, "HM") for number in halfmoon.service.sample_numbers(args.seed, args.deals)]
     command = [sys.executable, "-m", "halfmoon", "serve", "--host", host, "--port", "0", "--workers", str(args.workers),
                "--db", str(db), "--json", "--no-access-log", "--log-level", "warning",
                "--solve-time-limit", str(args.solve_time_limit), "--wait", str(args.wait)]

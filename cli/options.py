@@ -86,9 +86,9 @@ def store_for(db_path: str | None, no_cache: bool) -> Any:
     """The results store a command's --db / --no-cache ask for, closed when the command ends."""
     if no_cache:
         return None
-    from halfmoon import open_store
+    import halfmoon
 
-    store = open_store(db_path)
+    store = halfmoon.service.open_store(db_path)
     click.get_current_context().call_on_close(store.close)
     warn_if_readonly(store)
     return store
@@ -107,7 +107,7 @@ def warn_engine_fallback(result: Any, engine: str | None) -> None:
 
     context = click.get_current_context()
     if engine is None and getattr(result, "engine", None) == "python" and not context.meta.get("engine-warned"):
-        warning = halfmoon.engine_warning(result.game)
+        warning = halfmoon.service.engine_warning(result.game)
         if warning:
             click.echo(warning, err=True)
         context.meta["engine-warned"] = True

@@ -4,16 +4,17 @@ Every module of the package is parsed with `ast` and every import statement is r
 level and inside functions alike, absolute and relative. The rules:
 
 - `dealcodes` imports nothing else of the project;
-- `solver` never imports `cli` nor the facade (`halfmoon/__init__.py` imports the solver);
+- `solver` never imports `cli` nor the facade (`halfmoon`, `halfmoon.atlas`, `halfmoon.service`:
+  `halfmoon/*.py`, which import the solver);
   `solver.core` is game-agnostic: never `solver.games`, `solver.catalogue` or `solver.api`;
 - a game's rules files (rules, position, policy, kernel, render, rounds, schema, presets) never
   import a search module (the core searches, any game's search/cpsat/portfolio/maxn, its
   adapter) nor the catalogue or the facade: the rules stand below the solvers that use them;
 - the command-line commands (`cli/commands/*.py`) import, of the project, only the facade
-  (`import halfmoon`) and `cli.common`/`cli.options`, never one another; the rest of the CLI
-  outside the HTTP service (main, common, options) imports only the facade and the CLI; the HTTP
-  service (`cli/server`, the `serve` command) imports only the facade, `cli.common`/`cli.options`
-  and its own modules;
+  (`halfmoon`, `halfmoon.atlas`, `halfmoon.service`) and `cli.common`/`cli.options`, never one
+  another; the rest of the CLI outside the HTTP service (main, common, options) imports only
+  the facade and the CLI; the HTTP service (`cli/server`, the `serve` command) imports only the
+  facade, `cli.common`/`cli.options` and its own modules;
 - `sqlite3` is imported only by `solver/store.py`;
 - the import graph has no cycle, neither among module-level imports nor counting the imports
   inside functions too.
@@ -40,7 +41,8 @@ RULES_ROLES = {"rules", "position", "policy", "kernel", "render", "rounds", "sch
                "notation", "piles"}  # the last two: rules shared by the games (solver/games/*.py)
 SEARCH_ROLES = {"search", "cpsat", "portfolio", "maxn", "adapter"}
 CORE_SEARCH = {f"{PACKAGE}.solver.core.{name}" for name in ("solitaire", "exact", "batch", "report")}
-FACADE_ONLY_CLI = {PACKAGE, f"{PACKAGE}.cli.common", f"{PACKAGE}.cli.options"}
+FACADE = {PACKAGE, f"{PACKAGE}.atlas", f"{PACKAGE}.service"}  # the public namespaces (halfmoon/*.py)
+FACADE_ONLY_CLI = FACADE | {f"{PACKAGE}.cli.common", f"{PACKAGE}.cli.options"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,9 @@ class Import:
 @cache
 def modules() -> dict[str, Path]:
     """Every module of the package by dotted name."""
-    found = {f"{PACKAGE}": ROOT / PACKAGE / "__init__.py", f"{PACKAGE}.__main__": ROOT / PACKAGE / "__main__.py"}
+    found = {f"{PACKAGE}": ROOT / PACKAGE / "__init__.py"}
+    found |= {f"{PACKAGE}.{path.stem}": path for path in sorted((ROOT / PACKAGE).glob("*.py"))
+              if path.stem != "__init__"}
     for folder in TOP_FOLDERS:
         for path in sorted((ROOT / folder).rglob("*.py")):
             parts = (PACKAGE, *path.relative_to(ROOT).with_suffix("").parts)
@@ -164,9 +168,9 @@ def test_the_reader_sees_every_kind_of_import():
     catalogue = imports_of(f"{PACKAGE}.solver.catalogue")
     assert any(i.target == f"{PACKAGE}.solver.core.adapters" and i.module_level for i in catalogue)  # absolute
     assert any(i.target == f"{PACKAGE}.solver.games.family.schema" and not i.module_level for i in catalogue)
-    api = imports_of(f"{PACKAGE}.solver.api")
-    assert any(i.target == f"{PACKAGE}.solver.catalogue" and i.module_level for i in api)  # from . import catalogue
-    assert any(i.target == f"{PACKAGE}.solver.core.report" for i in api)  # from .core.report import answer
+    api = [i for name in ("resolve", "endgames", "lookup") for i in imports_of(f"{PACKAGE}.solver.api.{name}")]
+    assert any(i.target == f"{PACKAGE}.solver.catalogue" and i.module_level for i in api)  # from .. import catalogue
+    assert any(i.target == f"{PACKAGE}.solver.core.report" for i in api)  # from ..core.report import answer
     assert any(i.target == f"{PACKAGE}.solver.games.family.presets" and not i.module_level for i in api)
     survey = imports_of(f"{PACKAGE}.cli.commands.survey")
     assert any(i.target == f"{PACKAGE}.cli.options" for i in survey)  # from ..options import ...
@@ -185,7 +189,7 @@ def test_dealcodes_imports_nothing_else_of_the_project():
 
 def test_the_solver_never_imports_the_cli_or_the_facade():
     sources = [m for m in modules() if under(m, f"{PACKAGE}.solver")]
-    bad = violations(lambda i: under(i.target, f"{PACKAGE}.cli") or i.target == PACKAGE, sources)
+    bad = violations(lambda i: under(i.target, f"{PACKAGE}.cli") or i.target in FACADE, sources)
     assert bad == []
 
 
@@ -210,7 +214,8 @@ def test_the_games_stand_on_the_core_only():
 def test_the_rules_of_a_game_never_import_a_search():
     def searching(imp: Import) -> bool:
         target = imp.target
-        if target in CORE_SEARCH or target in (PACKAGE, f"{PACKAGE}.solver.catalogue", f"{PACKAGE}.solver.api"):
+        if target in CORE_SEARCH or target in FACADE or target == f"{PACKAGE}.solver.catalogue" \
+                or under(target, f"{PACKAGE}.solver.api"):
             return True
         return under(target, f"{PACKAGE}.solver.games") and role(target) in SEARCH_ROLES
 
@@ -230,8 +235,8 @@ def test_cli_commands_call_only_the_facade():
 def test_the_rest_of_the_cli_imports_only_the_facade_and_the_cli():
     sources = [m for m in modules() if under(m, f"{PACKAGE}.cli") and not under(m, f"{PACKAGE}.cli.commands")
                and not in_server(m)] + [f"{PACKAGE}.__main__"]
-    bad = violations(lambda i: i.target in modules() and i.target != PACKAGE and not under(i.target, f"{PACKAGE}.cli"),
-                     sources)
+    bad = violations(lambda i: i.target in modules() and i.target not in FACADE
+                     and not under(i.target, f"{PACKAGE}.cli"), sources)
     assert bad == []
 
 

@@ -165,7 +165,7 @@ def _files(command: str, folder: Path) -> None:
         elif word == "--layout" and "--rules" not in words:
             (folder / name).write_text(json.dumps(halfmoon.deal("HM1-N-AAAAAAB").to_json()))
         elif word == "--rules" or (word == "check" and words[1] == "rules"):
-            (folder / name).write_text(halfmoon.rule_preset_text("elevens"))
+            (folder / name).write_text(halfmoon.service.rule_preset_text("elevens"))
 
 
 # -- running them --------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import halfmoon  # noqa: E402
+import halfmoon
 from halfmoon.cli.main import main as cli  # noqa: E402
 from support.live_server import LiveServer  # noqa: E402
 
@@ -86,7 +87,7 @@ def any_code(game: str) -> st.SearchStrategy[str]:
         except ValueError:
             return halfmoon.code(number, game)
 
-    return st.builds(make, st.integers(0, halfmoon.DEAL_COUNT - 1), st.sampled_from(variants))
+    return st.builds(make, st.integers(0, halfmoon.service.DEAL_COUNT - 1), st.sampled_from(variants))
 
 
 def mutate_text(text: str) -> st.SearchStrategy[str]:
@@ -257,7 +258,7 @@ def fuzz_cli(tally: Tally, examples: int, folder: Path, seed_value: int) -> None
             args += ["--time-limit", limit, "--node-limit", data.draw(st.sampled_from(["1000", "20000", "0"]))]
             cli_case(tally, args + json_flag, limit_of(limit))
         elif kind == "rules":
-            rules = data.draw(st.one_of(st.just(json.loads(halfmoon.rule_preset_text("elevens"))), json_values))
+            rules = data.draw(st.one_of(st.just(json.loads(halfmoon.service.rule_preset_text("elevens"))), json_values))
             cli_case(tally, ["rules", "check", file_of(rules)], None)
         elif kind == "games":
             cli_case(tally, ["games", *json_flag], None)

@@ -1,6 +1,6 @@
 """`halfmoon atlas build|lookup|stats|verify|merge`: the winnability atlas (docs/atlas.md).
 
-Interfaces only: the `halfmoon.atlas_*` facade functions do the work; this module parses
+Interfaces only: the `halfmoon.atlas` functions do the work; this module parses
 options, shows progress and prints. Every subcommand takes --json.
 """
 
@@ -78,7 +78,7 @@ def build(range_text: str, out: str, game: str, method: str | None, time_limit: 
     """
     import halfmoon
 
-    numbers = halfmoon.parse_range(range_text)
+    numbers = halfmoon.service.parse_range(range_text)
     if workers is not None and dask_address is not None:
         raise click.UsageError("give --workers or --dask, not both")
     limits = limits_of(time_limit, node_limit, memory_mb)
@@ -91,7 +91,7 @@ def build(range_text: str, out: str, game: str, method: str | None, time_limit: 
 
     with stop_on_sigterm():
         try:
-            report = halfmoon.atlas_build(numbers, out, game=game, workers=workers, dask=dask_address, limits=limits,
+            report = halfmoon.atlas.build(numbers, out, game=game, workers=workers, dask=dask_address, limits=limits,
                                           method=method, shard_bits=shard_bits, chunk=chunk, redecide=redecide,
                                           sync=not no_sync, on_progress=on_progress)
         except KeyboardInterrupt:
@@ -134,14 +134,14 @@ def lookup(deals: tuple[str, ...], atlas_dir: str, game: str | None, as_json: bo
     """
     import halfmoon
 
-    opened = halfmoon.open_atlas(atlas_dir)
+    opened = halfmoon.atlas.open_atlas(atlas_dir)
     try:
         for text in deals:
             stripped = text.strip().replace("_", "")
             start: str | int = int(stripped) if stripped.isdigit() else text
-            if isinstance(start, int) and not 0 <= start < halfmoon.DEAL_COUNT:
-                raise halfmoon.InputError(f"deal number {start}: expected 0 … {halfmoon.DEAL_COUNT - 1}")
-            entry = halfmoon.atlas_lookup(start, opened, game=game)
+            if isinstance(start, int) and not 0 <= start < halfmoon.service.DEAL_COUNT:
+                raise halfmoon.InputError(f"deal number {start}: expected 0 … {halfmoon.service.DEAL_COUNT - 1}")
+            entry = halfmoon.atlas.lookup(start, opened, game=game)
             if as_json:
                 echo_json(entry.to_json())
                 continue
@@ -178,10 +178,10 @@ def stats(directory: str, game: str | None, range_text: str | None, list_verdict
     """
     import halfmoon
 
-    numbers = halfmoon.parse_range(range_text) if range_text is not None else None
+    numbers = halfmoon.service.parse_range(range_text) if range_text is not None else None
     if no_summary and list_verdict is None:
         raise click.UsageError("--no-summary goes with --list")
-    data = halfmoon.atlas_stats(directory, game=game, numbers=numbers).to_json()
+    data = halfmoon.atlas.stats(directory, game=game, numbers=numbers).to_json()
     if no_summary:
         pass
     elif as_json:
@@ -204,14 +204,14 @@ def stats(directory: str, game: str | None, range_text: str | None, list_verdict
         click.echo(f"  {data['file_bytes']:,} bytes in files ({data['disk_bytes']:,} on disk)"
                    + (f", {per:.4f} bytes a deal slot" if per is not None else ""))
     if list_verdict == "unknown":
-        for entry in halfmoon.atlas_unknowns(directory, game=game, numbers=numbers):
+        for entry in halfmoon.atlas.unknowns(directory, game=game, numbers=numbers):
             if as_json:
                 echo_json(entry.to_json())
             else:
                 click.echo(f"{entry.number} {entry.code} stopped={entry.stopped} time_limit={entry.time_limit} "
                            f"node_limit={entry.node_limit}" + (f" error={entry.error}" if entry.error else ""))
     elif list_verdict is not None:
-        for number in halfmoon.atlas_numbers(directory, list_verdict.replace("-", " "), game=game, numbers=numbers):
+        for number in halfmoon.atlas.numbers(directory, list_verdict.replace("-", " "), game=game, numbers=numbers):
             click.echo(str(number))
 
 
@@ -245,7 +245,7 @@ def verify(directory: str, sample: int, seed: int, methods: str | None, game: st
     progress = Progress(quiet)
     with stop_on_sigterm():
         try:
-            report = halfmoon.atlas_verify(directory, sample=sample, seed=seed, game=game, methods=chosen,
+            report = halfmoon.atlas.verify(directory, sample=sample, seed=seed, game=game, methods=chosen,
                                            workers=workers, dask=dask_address,
                                            limits=limits_of(time_limit, node_limit, memory_mb),
                                            on_progress=lambda done, total: progress.show(
@@ -291,7 +291,7 @@ def merge(target: str, sources: tuple[str, ...], game: str | None, no_sync: bool
     import halfmoon
 
     with stop_on_sigterm():
-        report = halfmoon.atlas_merge(target, list(sources), game=game, sync=not no_sync)
+        report = halfmoon.atlas.merge(target, list(sources), game=game, sync=not no_sync)
     data = report.to_json()
     if as_json:
         echo_json(data)

@@ -73,7 +73,7 @@ def code(value: str | None, game: str, variant: str | None, range_text: str | No
     if (value is None) == (range_text is None):
         raise click.UsageError("give a VALUE or --range A:B (one of them)")
     if range_text is not None:
-        for number in halfmoon.parse_range(range_text):
+        for number in halfmoon.service.parse_range(range_text):
             text = halfmoon.code(number, game, variant)
             echo_json({"code": text, "number": number}) if as_json else click.echo(text)
         return
@@ -82,7 +82,7 @@ def code(value: str | None, game: str, variant: str | None, range_text: str | No
         text, number = halfmoon.code(value, game, variant), int(value.strip().replace("_", ""))
         shown: str | int = text
     else:
-        parsed = halfmoon.parse_code(value)
+        parsed = halfmoon.service.parse_code(value)
         text, number = str(parsed), parsed.number
         shown = number
     if as_json:

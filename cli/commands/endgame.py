@@ -46,16 +46,13 @@ def endgame(game: str, position_file: str | None, code: str | None, line: str, u
     """
     import halfmoon
 
-    info = next((g for g in halfmoon.games() if game.strip().lower() in (g.name, g.tag.lower())), None)
-    if info is None or info.kind != "multiplayer":
-        names = ", ".join(g.name for g in halfmoon.games() if g.kind == "multiplayer")
-        raise halfmoon.UnknownGameError(f"unknown endgame game {game!r}: expected one of {names}")
+    info = halfmoon.game(game, "multiplayer")
     if (position_file is None) == (code is None):
         raise click.UsageError("give --position FILE or --code CODE (one of them)")
     if position_file is not None and line.strip():
         raise click.UsageError("--moves goes with --code (a position file is already the position)")
     start = read_json_file(position_file, "position") if position_file is not None else code
-    if code is not None and halfmoon.parse_code(code).game != info.tag:
+    if code is not None and halfmoon.service.parse_code(code).game != info.tag:
         raise halfmoon.InputError(f"deal code {code}: not a {info.title} code (expected {info.tag}1-…)")
     if show_only:
         shown = halfmoon.endgame_position(start, game=info.name, moves=line, until=until, seed=seed)

@@ -26,8 +26,8 @@ def list_rules(as_json: bool) -> None:
     """
     import halfmoon
 
-    for stem in halfmoon.rule_presets():
-        preset = halfmoon.rule_file(stem)
+    for stem in halfmoon.service.rule_presets():
+        preset = halfmoon.service.rule_file(stem)
         if as_json:
             echo_json({"preset": stem} | preset.summary())
         else:
@@ -46,9 +46,9 @@ def show(preset: str, as_json: bool) -> None:
     import halfmoon
 
     if as_json:
-        echo_json(halfmoon.rule_file(preset).to_json())
+        echo_json(halfmoon.service.rule_file(preset).to_json())
     else:
-        click.echo(halfmoon.rule_preset_text(preset).rstrip("\n"))
+        click.echo(halfmoon.service.rule_preset_text(preset).rstrip("\n"))
 
 
 @rules.command()
@@ -58,7 +58,7 @@ def check(file: str, as_json: bool) -> None:
     """Validate a rule FILE (JSON or TOML); a bad file is one line naming the key (exit 3)."""
     import halfmoon
 
-    rules_set = halfmoon.rule_file(file if "/" in file or "." in file else f"./{file}")
+    rules_set = halfmoon.service.rule_file(file if "/" in file or "." in file else f"./{file}")
     if as_json:
         echo_json({"ok": True} | rules_set.summary())
     else:

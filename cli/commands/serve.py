@@ -55,8 +55,10 @@ def _listen(host: str, port: int) -> socket.socket:
               help="Seconds per deal solve; past it the verdict is 'unknown' (stored).")
 @click.option("--hint-time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds per position solved by a hint.")
-@click.option("--endgame-max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="The most an endgame request may solve for.")
+@click.option("--endgame-time-limit", "--endgame-max-seconds", "endgame_time_limit",
+              type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds an endgame request may solve for, at most (--endgame-max-seconds: the old name, "
+                   "deprecated).")
 @click.option("--endgame-memory-mb", type=click.IntRange(min=1), default=2048, show_default=True,
               help="Memory growth at which an endgame solve gives up (unknown).")
 @click.option("--max-body-kb", type=click.IntRange(min=1), default=64, show_default=True,
@@ -89,7 +91,7 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--access-log/--no-access-log", default=True, show_default=True, help="Log every request.")
 @json_option
 def serve(host: str, port: int, workers: int | None, db: str | None, wait_default: float, wait_max: float,
-          solve_time_limit: float, hint_time_limit: float, endgame_max_seconds: float, endgame_memory_mb: int,
+          solve_time_limit: float, hint_time_limit: float, endgame_time_limit: float, endgame_memory_mb: int,
           max_body_kb: int, max_queue: int | None, readonly: bool, per_client_jobs: int | None, token: str | None,
           header_timeout: float, body_timeout: float, max_connections: int, atlas_dir: str | None,
           cors_origin: tuple[str, ...], log_level: str, access_log: bool, as_json: bool) -> None:
@@ -121,7 +123,7 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         wait_max=wait_max,
         solve_time_limit=solve_time_limit,
         hint_time_limit=hint_time_limit,
-        endgame_max_seconds=endgame_max_seconds,
+        endgame_time_limit=endgame_time_limit,
         endgame_memory_mb=endgame_memory_mb,
         max_body_bytes=max_body_kb * 1024,
         max_queue=max_queue or 32 * workers,
@@ -133,8 +135,8 @@ def serve(host: str, port: int, workers: int | None, db: str | None, wait_defaul
         cors_origins=cors_origin,
     )
     if config.atlas_path is not None:
-        halfmoon.open_atlas(config.atlas_path).close()  # not an atlas: a one-line error, at once
-    with halfmoon.open_store(config.db_path, readonly=True if readonly else None) as store:  # a one-line error
+        halfmoon.atlas.open_atlas(config.atlas_path).close()  # not an atlas: a one-line error, at once
+    with halfmoon.service.open_store(config.db_path, readonly=True if readonly else None) as store:  # a one-line error
         db_path, cannot_write = store.path, store.readonly                                   # at once if unusable
     if cannot_write and not readonly:
         click.echo(f"warning: results store {db_path} cannot be written: answers are served from it, new ones "

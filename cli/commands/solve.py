@@ -37,7 +37,7 @@ _LIMITS_HELP = "default: the game's own, 120 s for Half Moon"
 def _symbols(cards: str) -> str:
     import halfmoon
 
-    return "+".join(halfmoon.parse_card(card).symbol() for card in cards.split("+"))
+    return "+".join(halfmoon.service.parse_card(card).symbol() for card in cards.split("+"))
 
 
 def _print_result(result: Any, label: str, symbols: bool) -> None:
@@ -65,7 +65,7 @@ def _inputs(codes: tuple[str, ...], range_text: str | None, game: str | None, ru
     if range_text is not None:
         if game is None and rules is None:
             raise click.UsageError("--range needs --game (e.g. --game HM) or --rules")
-        for number in halfmoon.parse_range(range_text):
+        for number in halfmoon.service.parse_range(range_text):
             yield None, number
         return
     yield from batch_lines(codes)
@@ -109,7 +109,7 @@ def solve(codes: tuple[str, ...], range_text: str | None, game: str | None, rule
     """
     import halfmoon
 
-    opened = halfmoon.open_atlas(atlas_dir) if atlas_dir else None
+    opened = halfmoon.atlas.open_atlas(atlas_dir) if atlas_dir else None
     if opened is not None:
         click.get_current_context().call_on_close(opened.close)
 

@@ -1,6 +1,6 @@
 """`halfmoon survey` and `halfmoon generate`: winnability over many deals, and curated winnable deals.
 
-Interfaces only: `halfmoon.survey` and `halfmoon.generate` do the work (local processes or Dask,
+Interfaces only: `halfmoon.service.survey` and `halfmoon.service.generate` do the work (local processes or Dask,
 the results store, the rating); this module parses options, shows progress and prints.
 """
 
@@ -40,7 +40,7 @@ def _batch(db_path: str | None, no_cache: bool) -> Iterator[Any]:
     import halfmoon
 
     with stop_on_sigterm():
-        store = None if no_cache else halfmoon.open_store(db_path)
+        store = None if no_cache else halfmoon.service.open_store(db_path)
         if store is not None:
             warn_if_readonly(store)
         try:
@@ -91,7 +91,7 @@ def survey(deals: int | None, range_text: str | None, sample: int | None, game: 
     if plot is not None and not plot.lower().endswith(".svg"):
         raise click.UsageError(f"--plot {plot}: the histogram is an SVG file; give a name ending in .svg")
     if range_text is not None:
-        numbers = halfmoon.parse_range(range_text)
+        numbers = halfmoon.service.parse_range(range_text)
         if deals is not None and deals != len(numbers):
             raise click.UsageError(f"--deals {deals} does not match --range {range_text} ({len(numbers)} deals)")
         selection: dict[str, Any] = {"range": [numbers.start, numbers.stop]}
@@ -99,9 +99,9 @@ def survey(deals: int | None, range_text: str | None, sample: int | None, game: 
     else:
         total = deals or 1000
         if sample is not None:
-            deal_numbers, selection = halfmoon.sample_numbers(sample, total), {"sample": sample}
+            deal_numbers, selection = halfmoon.service.sample_numbers(sample, total), {"sample": sample}
         else:
-            numbers = halfmoon.parse_range(f"0:{total}")
+            numbers = halfmoon.service.parse_range(f"0:{total}")
             deal_numbers, selection = iter(numbers), {"range": [0, total]}
     limits = limits_of(time_limit, node_limit, memory_mb)
     progress = Progress(quiet)
@@ -120,8 +120,8 @@ def survey(deals: int | None, range_text: str | None, sample: int | None, game: 
 
     with _batch(db_path, no_cache) as store:
         try:
-            stats = halfmoon.survey(game, deal_numbers, rules=rules, workers=workers, dask=dask_address, store=store,
-                                    limits=limits, method=method, on_result=on_result)
+            stats = halfmoon.service.survey(game, deal_numbers, rules=rules, workers=workers, dask=dask_address,
+                                            store=store, limits=limits, method=method, on_result=on_result)
         finally:
             progress.done()
     summary = stats.summary() | selection
@@ -166,8 +166,8 @@ def _start_number(text: str) -> int:
     import halfmoon
 
     stripped = text.strip().replace("_", "")
-    return int(halfmoon.parse_range(f"{stripped}:{int(stripped) + 1}").start) if stripped.isdigit() \
-        else halfmoon.number(text)
+    return int(halfmoon.service.parse_range(f"{stripped}:{int(stripped) + 1}").start) if stripped.isdigit() \
+        else halfmoon.service.number(text)
 
 
 @click.command()
@@ -208,10 +208,10 @@ def generate(count: int, tier: str | None, start_text: str | None, seed: int | N
     if skip and seed is None:
         raise click.UsageError("--skip goes with --seed (with --start, start further on)")
     if seed is not None:
-        numbers: Any = halfmoon.sample_numbers(seed, None, skip)
+        numbers: Any = halfmoon.service.sample_numbers(seed, None, skip)
     else:
         first = _start_number(start_text) if start_text is not None else 0
-        numbers = range(first, halfmoon.DEAL_COUNT)
+        numbers = range(first, halfmoon.service.DEAL_COUNT)
     progress = Progress(quiet)
 
     def on_scanned(scanned: int, emitted: int) -> None:
@@ -221,8 +221,9 @@ def generate(count: int, tier: str | None, start_text: str | None, seed: int | N
     found = 0
     with _batch(db_path, no_cache) as store:
         try:
-            for curated in halfmoon.generate(game, count, tier=tier, numbers=numbers, rules=rules, workers=workers,
-                                             dask=dask_address, store=store, max_scan=max_scan, on_scanned=on_scanned):
+            for curated in halfmoon.service.generate(game, count, tier=tier, numbers=numbers, rules=rules,
+                                                     workers=workers, dask=dask_address, store=store, max_scan=max_scan,
+                                                     on_scanned=on_scanned):
                 progress.done()
                 if as_json:
                     echo_json(curated.to_json())

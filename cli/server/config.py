@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from halfmoon import InputError, RatingParams
+import halfmoon
+from halfmoon import InputError
 
 
 def default_workers() -> int:
@@ -30,17 +31,19 @@ class ServiceConfig:
 
     `wait_default`/`wait_max` bound how long one request waits for an answer; the work itself
     goes on in the pool up to its own budget (`solve_time_limit` per deal, `hint_time_limit`
-    per position of a hint, `endgame_max_seconds`), and the answer is kept for the next ask.
+    per position of a hint, `endgame_time_limit`), and the answer is kept for the next ask.
+    An endgame's limits are named as the CLI's options and `halfmoon.Limits` (seconds, nodes,
+    memory): a request may ask for less (``max_seconds``, ``max_positions``), never for more.
     """
 
-    db_path: Path | None = None  # None: $HALFMOON_DB or the user cache (what halfmoon.open_store() opens)
+    db_path: Path | None = None  # None: $HALFMOON_DB or the user cache (what halfmoon.service.open_store() opens)
     workers: int = field(default_factory=default_workers)  # solver processes
     wait_default: float = 10.0
     wait_max: float = 30.0
     solve_time_limit: float = 60.0
     hint_time_limit: float = 10.0
-    endgame_max_seconds: float = 60.0
-    endgame_max_positions: int = 5_000_000
+    endgame_time_limit: float = 60.0
+    endgame_node_limit: int = 5_000_000
     endgame_memory_mb: int = 2048
     max_body_bytes: int = 64 * 1024
     max_queue: int = 64  # jobs admitted to the pool (waiting or running) before 503 busy
@@ -49,7 +52,7 @@ class ServiceConfig:
     curate_seed: int = 0
     curate_scan: int = 400  # deals one on-demand generation may rate before it stops
     curated_game: str = "HM"  # the solitaire /v1/curated draws from
-    rating_params: RatingParams = field(default_factory=RatingParams)
+    rating_params: halfmoon.service.RatingParams = field(default_factory=halfmoon.service.RatingParams)
     hint_cache: int = 1024
     endgame_cache: int = 256
     body_timeout: float = 10.0  # seconds a request body may take to arrive, in all (408 beyond)
@@ -75,8 +78,8 @@ class ServiceConfig:
             "wait_max": self.wait_max,
             "solve_time_limit": self.solve_time_limit,
             "hint_time_limit": self.hint_time_limit,
-            "endgame_max_seconds": self.endgame_max_seconds,
-            "endgame_max_positions": self.endgame_max_positions,
+            "endgame_time_limit": self.endgame_time_limit,
+            "endgame_node_limit": self.endgame_node_limit,
             "endgame_memory_mb": self.endgame_memory_mb,
             "max_body_bytes": self.max_body_bytes,
             "max_queue": self.max_queue,

@@ -1,8 +1,8 @@
 """On-demand curation: rate more deals when the store holds too few of a tier.
 
 One background task scans the same reproducible deal sequence as ``halfmoon generate``
-(`halfmoon.sample_numbers` from a seed), skips deals the store already settled
-(`halfmoon.curation_state`), rates the rest in the solver pool (`halfmoon.rate`: node-bounded,
+(`halfmoon.service.sample_numbers` from a seed), skips deals the store already settled
+(`halfmoon.service.curation_state`), rates the rest in the solver pool (`halfmoon.service.rate`: node-bounded,
 so reproducible) and appends each winnable rated deal to the store's feed. Requests say how many
 deals of which tier they miss (`want`); the task stops when no request misses any, or when it
 has rated `scan_budget` deals since the last request, so an unlucky tier never keeps the pool
@@ -32,7 +32,7 @@ class Curator:
     """The background generation task and what it was asked for (see the module docstring)."""
 
     def __init__(self, game: str, pool: SolverPool, store: StoreGateway, metrics: Metrics,
-                 params: halfmoon.RatingParams, seed: int, scan_budget: int) -> None:
+                 params: halfmoon.service.RatingParams, seed: int, scan_budget: int) -> None:
         self.game = game
         self.pool = pool
         self.store = store
@@ -47,7 +47,7 @@ class Curator:
         self.rated = 0  # deals rated in the pool
         self.curated = 0  # winnable deals added to the feed
         self.failed = 0
-        self._numbers: Iterator[int] = halfmoon.sample_numbers(seed)
+        self._numbers: Iterator[int] = halfmoon.service.sample_numbers(seed)
         self._task: asyncio.Task[None] | None = None
         self._tick = asyncio.Event()
 

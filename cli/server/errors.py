@@ -156,7 +156,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def worker_bug(request: Request, error: WorkerBug) -> JSONResponse:
         return internal_error(error, f"{request.method} {request.url.path} (in a solver process)", error.trace)
 
-    @app.exception_handler(halfmoon.NotFoundError)
+    @app.exception_handler(halfmoon.service.NotFoundError)
     async def not_found(request: Request, error: ValueError) -> JSONResponse:
         return error_response(404, "not_found", str(error), type(error).__name__)
 

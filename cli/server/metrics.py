@@ -1,6 +1,6 @@
 """Counters and latency figures for ``GET /v1/stats``: constant memory whatever the traffic.
 
-Latencies go into a `halfmoon.TimeHistogram`, one per route template (so ``/v1/deals/{code}`` is one entry and
+Latencies go into a `halfmoon.service.TimeHistogram`, one per route template (so ``/v1/deals/{code}`` is one entry and
 not one per deal code): logarithmic bins, 10 per decade from 0.1 ms to 1000 s. Count, mean, min
 and max are exact; quantiles are read at the upper edge of their bin, so they are approximate
 (at most 26% high) and labelled so: ``p50_approx``, ``p90_approx``, ``p99_approx``.
@@ -24,13 +24,13 @@ class Metrics:
         self.started = time.monotonic()
         self.requests = 0
         self.by_status: Counter[str] = Counter()
-        self.latency: dict[str, halfmoon.TimeHistogram] = {}
+        self.latency: dict[str, halfmoon.service.TimeHistogram] = {}
         self.counts: Counter[str] = Counter()
 
     def record(self, route: str, status: int, seconds: float) -> None:
         self.requests += 1
         self.by_status[f"{status // 100}xx"] += 1
-        self.latency.setdefault(route, halfmoon.TimeHistogram()).add(seconds)
+        self.latency.setdefault(route, halfmoon.service.TimeHistogram()).add(seconds)
 
     def bump(self, name: str, by: int = 1) -> None:
         self.counts[name] += by

@@ -4,7 +4,7 @@ Why threads: `sqlite3` calls block, and a connection belongs to the thread that 
 writer's store commits every row as it is written (so an answer a client has seen is on disk,
 and SQLite's own locking serialises us with a `halfmoon survey` writing the same file); the
 reader's store answers look-ups without waiting behind writes (WAL lets both run at once).
-Every question is the facade's or a `halfmoon.ResultStore` method (solver/store.py holds the
+Every question is the facade's or a `halfmoon.service.ResultStore` method (solver/store.py holds the
 SQL and its rules, e.g. that an `unknown` never overwrites an exact verdict).
 
 A store that cannot be used (corrupted, deleted, locked past the busy timeout) raises
@@ -43,15 +43,16 @@ class StoreGateway:
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    def _store(self) -> halfmoon.ResultStore:
+    def _store(self) -> halfmoon.service.ResultStore:
         store = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = halfmoon.open_store(self.path, readonly=True if self.asked_readonly else None)
+            readonly = True if self.asked_readonly else None
+            store = self._local.store = halfmoon.service.open_store(self.path, readonly=readonly)
             self.path = store.path
             self.readonly = self.readonly or store.readonly
         return store
 
-    def _guarded(self, fn: Callable[[halfmoon.ResultStore], T], commit: bool) -> T:
+    def _guarded(self, fn: Callable[[halfmoon.service.ResultStore], T], commit: bool) -> T:
         try:
             store = self._store()
             try:
@@ -59,7 +60,7 @@ class StoreGateway:
             finally:
                 if commit:
                     store.flush()  # one transaction per operation, committed before the answer goes out
-        except halfmoon.ResultStore.FAILURES as error:
+        except halfmoon.service.ResultStore.FAILURES as error:
             self._drop()  # a fresh connection next time (the file may be back, or replaced)
             raise StoreUnavailable(f"results store {self.path}: {error}") from None
 
@@ -69,13 +70,13 @@ class StoreGateway:
         if store is not None:
             try:
                 store.close()
-            except halfmoon.ResultStore.FAILURES:
+            except halfmoon.service.ResultStore.FAILURES:
                 pass
 
-    async def _read(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
+    async def _read(self, fn: Callable[[halfmoon.service.ResultStore], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._reader, self._guarded, fn, False)
 
-    async def _write(self, fn: Callable[[halfmoon.ResultStore], T]) -> T:
+    async def _write(self, fn: Callable[[halfmoon.service.ResultStore], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._writer, self._guarded, fn, True)
 
     async def open(self) -> None:
@@ -92,16 +93,16 @@ class StoreGateway:
 
     async def from_store(self, code: str, limits: halfmoon.Limits) -> halfmoon.SolveResult | None:
         """The answer the store's trust rules allow for a deal (its winning line replayed first), or None."""
-        def run(store: halfmoon.ResultStore) -> halfmoon.SolveResult | None:
+        def run(store: halfmoon.service.ResultStore) -> halfmoon.SolveResult | None:
             before = store.bad_lines
             try:
-                return halfmoon.from_store(code, store=store, limits=limits)
+                return halfmoon.service.from_store(code, store=store, limits=limits)
             finally:
                 self.bad_lines += store.bad_lines - before
 
         return await self._read(run)
 
-    async def put(self, result: halfmoon.StoredResult) -> bool:
+    async def put(self, result: halfmoon.service.StoredResult) -> bool:
         """Write and commit one result; False when the store kept a decided verdict instead (or is read-only)."""
         wrote = await self._write(lambda store: store.put(result))
         self.writes += wrote
@@ -110,10 +111,11 @@ class StoreGateway:
 
     # -- curation -------------------------------------------------------------------------------
 
-    async def put_rated(self, result: halfmoon.StoredResult, rating: halfmoon.StoredRating | None) -> None:
+    async def put_rated(self, result: halfmoon.service.StoredResult,
+                        rating: halfmoon.service.StoredRating | None) -> None:
         """Write a rating run's result (same rule as `put`) and its rating, committed together."""
 
-        def run(store: halfmoon.ResultStore) -> bool:
+        def run(store: halfmoon.service.ResultStore) -> bool:
             wrote = store.put(result)
             if rating is not None:
                 store.put_rating(rating)
@@ -123,13 +125,13 @@ class StoreGateway:
         self.skipped_writes += self.readonly
 
     async def curation_state(self, code: str, params: Any) -> str | None:
-        """``rated``, ``settled`` or None (rate it): `halfmoon.curation_state`."""
-        return await self._read(lambda store: halfmoon.curation_state(store, code, params=params))
+        """``rated``, ``settled`` or None (rate it): `halfmoon.service.curation_state`."""
+        return await self._read(lambda store: halfmoon.service.curation_state(store, code, params=params))
 
     async def curated(self, game: str, tier: str | None, after: str | None, count: int,
-                      params: Any) -> halfmoon.CuratedPage:
-        """A page of the curated feed (`halfmoon.curated`: every line replayed, on the reader thread)."""
-        return await self._read(lambda store: halfmoon.curated(store, game, tier=tier, after=after, count=count,
+                      params: Any) -> halfmoon.service.CuratedPage:
+        """A page of the curated feed (`halfmoon.service.curated`: every line replayed, on the reader thread)."""
+        return await self._read(lambda store: halfmoon.service.curated(store, game, tier=tier, after=after, count=count,
                                                                params=params))
 
     # -- health and size -------------------------------------------------------------------------

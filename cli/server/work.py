@@ -46,7 +46,7 @@ class Solved:
     """A deal solved on a worker: the answer as `solve --json` prints it, and the store's row for it."""
 
     answer: dict[str, Any]
-    stored: Any  # halfmoon.StoredResult
+    stored: Any  # halfmoon.service.StoredResult
 
 
 def worker_init(service_pid: int) -> None:
@@ -122,7 +122,7 @@ def solve_job(code: str, limits: Any) -> Done | Failed:
         import halfmoon
 
         result = halfmoon.solve(code, limits=limits)
-        parsed = halfmoon.parse_code(code)
+        parsed = halfmoon.service.parse_code(code)
         return Solved(result.to_json(), result.to_stored(parsed.game, parsed.number))
 
     return _guarded(run)
@@ -135,6 +135,30 @@ def hint_job(position: dict[str, Any], game: str | None, rules: Any, limits: Any
         import halfmoon
 
         return halfmoon.hint(position, game=game, rules=rules, limits=limits).to_json()
+
+    return _guarded(run)
+
+
+def fair_hint_job(position: dict[str, Any], game: str | None, rules: Any, samples: int | None, seed: int,
+                  budget: float) -> Done | Failed:
+    """`halfmoon.fair_hint` on a solitaire position (its JSON), sampled within `budget` seconds: its JSON."""
+
+    def run() -> dict[str, Any]:
+        import halfmoon
+
+        extra: dict[str, Any] = {"samples": samples} if samples is not None else {}
+        return halfmoon.fair_hint(position, game=game, rules=rules, seed=seed, budget=budget, **extra).to_json()
+
+    return _guarded(run)
+
+
+def analyze_job(start: Any, game: str | None, rules: Any, moves: str, limits: Any) -> Done | Failed:
+    """`halfmoon.analyze` of a line of moves from `start` (a code or a layout): its JSON."""
+
+    def run() -> dict[str, Any]:
+        import halfmoon
+
+        return halfmoon.analyze(start, moves=moves, game=game, rules=rules, limits=limits).to_json()
 
     return _guarded(run)
 
@@ -152,11 +176,11 @@ def endgame_job(game: str, position: dict[str, Any], until: str | None, seed: in
 
 
 def rate_job(code: str, params: Any) -> Done | Failed:
-    """`halfmoon.rate`: solve within the rating's node budget and rate if winnable (a `RatedDeal`)."""
+    """`halfmoon.service.rate`: solve within the rating's node budget and rate if winnable (a `RatedDeal`)."""
 
     def run() -> Any:
         import halfmoon
 
-        return halfmoon.rate(code, params=params)
+        return halfmoon.service.rate(code, params=params)
 
     return _guarded(run)

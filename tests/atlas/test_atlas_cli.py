@@ -211,13 +211,13 @@ def test_an_atlas_that_contradicts_the_solver_is_a_bug_never_an_answer(tmp_path)
 
 
 def test_facade_lookup_and_solve(hm_atlas):
-    entry = halfmoon.atlas_lookup("HM1-N-AAAAAAS", hm_atlas)
+    entry = halfmoon.atlas.lookup("HM1-N-AAAAAAS", hm_atlas)
     assert entry.verdict is halfmoon.Verdict.UNWINNABLE and entry.solver_version == ADAPTER.solver_version
-    assert halfmoon.atlas_lookup(DEAL_COUNT - 1, hm_atlas).number == DEAL_COUNT - 1
+    assert halfmoon.atlas.lookup(DEAL_COUNT - 1, hm_atlas).number == DEAL_COUNT - 1
     result = halfmoon.solve("HM1-N-AAAAAAS", atlas=hm_atlas)
     assert result.source == "atlas" and result.cached and result.verdict is halfmoon.Verdict.UNWINNABLE
-    assert halfmoon.atlas_stats(hm_atlas).to_json()["done"] == 8
-    assert list(halfmoon.atlas_numbers(hm_atlas, "unwinnable", numbers="0:100")) == [18]
+    assert halfmoon.atlas.stats(hm_atlas).to_json()["done"] == 8
+    assert list(halfmoon.atlas.numbers(hm_atlas, "unwinnable", numbers="0:100")) == [18]
 
 
 def test_build_stops_cleanly_on_sigterm_and_resumes(tmp_path):
@@ -231,7 +231,7 @@ def test_build_stops_cleanly_on_sigterm_and_resumes(tmp_path):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if (out / shard_name("HM1-N", 15, 0)).exists() and \
-                    halfmoon.atlas_stats(out).done >= 8:
+                    halfmoon.atlas.stats(out).done >= 8:
                 break
             time.sleep(0.05)
         process.send_signal(signal.SIGTERM)
@@ -242,15 +242,15 @@ def test_build_stops_cleanly_on_sigterm_and_resumes(tmp_path):
     assert process.returncode == 130, err
     assert "stopped: what was committed is in" in err and "Traceback" not in err
     assert check_atlas(out)[2] == []
-    done = halfmoon.atlas_stats(out).done
+    done = halfmoon.atlas.stats(out).done
     assert 8 <= done < 20000
-    before = halfmoon.atlas_stats(out, numbers="0:40").done
+    before = halfmoon.atlas.stats(out, numbers="0:40").done
     resumed = run("atlas", "build", "--range", "0:40", "--out", str(out), "--node-limit", "20000", "--method",
                   "search", "--workers", "1", "--json")
     assert resumed.exit_code == 0, resumed.output
     data = json.loads(resumed.output)
     assert data["solved"] == 40 - before and data["skipped"] == before
-    assert halfmoon.atlas_stats(out, numbers="0:40").done == 40
+    assert halfmoon.atlas.stats(out, numbers="0:40").done == 40
 
 
 HOLD_LOCK = """

@@ -14,6 +14,7 @@ from click.testing import CliRunner  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import halfmoon  # noqa: E402
+import halfmoon
 from halfmoon.cli.main import main  # noqa: E402
 from halfmoon.cli.server import ServiceConfig, create_app  # noqa: E402
 from halfmoon.solver.games.halfmoon.adapter import ADAPTER  # noqa: E402
@@ -22,7 +23,7 @@ from halfmoon.solver.games.halfmoon.adapter import ADAPTER  # noqa: E402
 @pytest.fixture(scope="module")
 def atlas_dir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("http-atlas") / "hm"
-    halfmoon.atlas_build("16:20", directory, shard_bits=10, workers=1)  # deal 18 is unwinnable, 16 winnable
+    halfmoon.atlas.build("16:20", directory, shard_bits=10, workers=1)  # deal 18 is unwinnable, 16 winnable
     return directory
 
 

@@ -64,7 +64,7 @@ def test_kill_9_of_a_survey_loses_nothing_printed_and_leaves_no_worker(tmp_path)
     time.sleep(WINDOW + 1.0)  # the kill left a transaction open at most: the file stays consistent
     _no_process_left(family)
     printed = [json.loads(line)["code"] for line in out.read_text().splitlines()]
-    with halfmoon.open_store(db, readonly=True) as store:
+    with halfmoon.service.open_store(db, readonly=True) as store:
         stored = {row.code for row in store.all_results()}
         assert store.integrity() == "ok"
     # Everything printed more than the commit window (plus the idle tick) before the kill is on disk.
@@ -83,7 +83,7 @@ def test_results_printed_before_a_quiet_spell_are_committed_by_the_timer(tmp_pat
     """The last deal is slow (a hard one for the Python search): what was printed before it must reach the
     store while it runs."""
     db, out = tmp_path / "s.sqlite3", tmp_path / "each.jsonl"
-    hard = halfmoon.parse_code("HM1-N-AAAAACK").number
+    hard = halfmoon.service.parse_code("HM1-N-AAAAACK").number
     proc = _start(["survey", "--range", f"{hard - 6}:{hard + 1}", "--workers", "1", "--db", str(db), "--each",
                    "--json", "--quiet", "--time-limit", "60", "--engine", "python"], out)
     try:
@@ -92,7 +92,7 @@ def test_results_printed_before_a_quiet_spell_are_committed_by_the_timer(tmp_pat
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         time.sleep(WINDOW + 1.5)  # more than the commit window with no new result
-        with halfmoon.open_store(db, readonly=True) as store:
+        with halfmoon.service.open_store(db, readonly=True) as store:
             assert store.counts()["results"] >= 6
         family = {proc.pid} | descendants(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)

@@ -184,7 +184,7 @@ def test_a_store_this_user_cannot_write_still_answers_from_it():
     try:
         os.chmod(base, 0o755)
         db = base / "r.sqlite3"
-        with halfmoon.open_store(db) as store:
+        with halfmoon.service.open_store(db) as store:
             halfmoon.solve("HM1-N-AAAAAAB", store=store)
         for extra in base.glob("r.sqlite3-*"):
             extra.unlink()
@@ -199,7 +199,7 @@ def test_a_store_this_user_cannot_write_still_answers_from_it():
         first, second = (json.loads(line) for line in result.stdout.splitlines())
         assert first["cached"] is True and second["cached"] is False
         assert "cannot be written" in result.stderr and "Traceback" not in result.stderr
-        with halfmoon.open_store(db, readonly=True) as store:
+        with halfmoon.service.open_store(db, readonly=True) as store:
             assert store.counts()["results"] == 1  # nothing was written
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -16,6 +16,7 @@ from halfmoon.dealcodes.rng import SplitMix64
 from halfmoon.solver import catalogue
 from halfmoon.solver.core.verdicts import Verdict
 from halfmoon.solver.games.halfmoon.rules import Position
+from halfmoon.solver.results import Tally
 
 HM = catalogue.solitaire("HM")
 
@@ -172,9 +173,9 @@ def test_bad_parameters_are_input_errors(bad):
 
 
 def test_unknown_samples_widen_the_interval_and_never_tilt_it():
-    tally = halfmoon.Tally(winnable=10, unwinnable=10, unknown=5)
+    tally = Tally(winnable=10, unwinnable=10, unknown=5)
     low, high = tally.interval
-    plain = halfmoon.Tally(winnable=10, unwinnable=10).interval
+    plain = Tally(winnable=10, unwinnable=10).interval
     assert tally.share == 0.5 and low < plain[0] and high > plain[1]
 
 

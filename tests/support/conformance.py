@@ -100,7 +100,7 @@ def _check_solitaire(info: catalogue.GameInfo, numbers: tuple[int, ...], playout
         code = halfmoon.code(number, info.tag)
         deal = halfmoon.deal(code)
         assert (deal.game, deal.code, deal.number) == (info.name, code, number)
-        assert halfmoon.number(code) == number
+        assert halfmoon.service.number(code) == number
         assert deal.position == game.deal(number) == halfmoon.deal(number, game=info.tag).position
         for playout in range(playouts):
             rng = SplitMix64(seed_of(info.name, 100 * number + playout))

@@ -1,4 +1,4 @@
-"""The endpoints a player needs beyond deals, solutions and exact hints: mounted by `install_play`.
+"""The routes a player needs beyond deals, solutions and exact hints.
 
 - ``POST /v1/replay``: play a line; the position, score, status and the legal moves, or a 400
   with the rules' message for the first move that cannot be played (the page's referee);
@@ -14,19 +14,24 @@ answered 202 with ``retry_after`` while it goes on.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import Body, FastAPI, Request
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field, create_model
 
-from . import work
-from .flights import Flights
-from .models import ErrorReply, JsonInt, Pending
-from .replies import client_of as _client
-from .replies import pending as _pending
+import halfmoon
 
-#: Positions a hint solves at most (as in app.py): bounds the hard timeout of an analysis.
+from .. import work
+from ..contract import Contract
+from ..flights import Flights
+from ..models import JsonInt
+from ..replies import BAD, BUSY, PENDING, body_of, client_of, pending, wait_query
+
+if TYPE_CHECKING:
+    from ..app import Service
+
+#: Positions a hint solves at most (as in routes/deals.py): bounds the hard timeout of an analysis.
 HINT_POSITIONS = 64
 
 #: Fair hints on this server: the most samples a request may ask for, and the seconds one may take.
@@ -45,52 +50,15 @@ def fair_hint_request(hint_request: Any) -> Any:
     )
 
 
-def _body(model: Any) -> Any:
-    """Route decorator: the body parameter `request` is of `model`, a class built for this app."""
-    def mark(route: Any) -> Any:
-        route.__annotations__["request"] = model
-        return route
-    return mark
-
-
-# -- what the solver processes run (top-level functions, picklable) ---------------------------------
-
-
-def fair_hint_job(position: dict[str, Any], game: str | None, rules: Any, samples: int | None, seed: int,
-                  budget: float) -> work.Done | work.Failed:
-    def run() -> dict[str, Any]:
-        import halfmoon
-
-        extra: dict[str, Any] = {"samples": samples} if samples is not None else {}
-        return halfmoon.fair_hint(position, game=game, rules=rules, seed=seed, budget=budget, **extra).to_json()
-
-    return work._guarded(run)
-
-
-def analyze_job(start: Any, game: str | None, rules: Any, moves: str, limits: Any) -> work.Done | work.Failed:
-    def run() -> dict[str, Any]:
-        import halfmoon
-
-        return halfmoon.analyze(start, moves=moves, game=game, rules=rules, limits=limits).to_json()
-
-    return work._guarded(run)
-
-
-def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any, contract: Any) -> None:
-    """Add the three endpoints to `app`, solving in `service`'s pool under its `config`'s limits; bodies are
-    `hint_request` (the app's model, its schema the contract) checked by `contract` as /v1/hint's are."""
-    import halfmoon
-
-    FairHintRequest = fair_hint_request(hint_request)  # noqa: N806
-
+def router(service: Service, contract: Contract) -> APIRouter:
+    """The three routes, solving in `service`'s pool under its limits; bodies are the contract's
+    hint request (as for ``/v1/hint``), checked as /v1/hint's are."""
+    routes = APIRouter(tags=["deals"])
     config = service.config
+    wait_param = wait_query(config)
+    fair_request = fair_hint_request(contract.hint_request)
     fair_answers: Flights[dict[str, Any]] = Flights(256)
     analyses: Flights[dict[str, Any]] = Flights(256)
-    bad: dict[int | str, dict[str, Any]] = {400: {"model": ErrorReply, "description": "Invalid input (same message as the CLI)."}}
-    busy: dict[int | str, dict[str, Any]] = {
-        503: {"model": ErrorReply, "description": "Solver pool full (Retry-After) or solver processes lost."},
-        429: {"model": ErrorReply, "description": "This client has its share of solver jobs running (Retry-After)."}}
-    later: dict[int | str, dict[str, Any]] = {202: {"model": Pending, "description": "Still working: ask again after `retry_after` seconds."}}
 
     async def played(request: Any) -> tuple[Any, str | None, Any, str, Any]:
         """The start, game, rules and moves of a request, and the line replayed (a bad one: 400 now)."""
@@ -105,22 +73,22 @@ def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any,
             task = service.start_work(flights, key, client, lambda: service.in_pool(
                 key, job, *args, hard_timeout=2 * budget + 30))
             if not await service.await_work(task, service.wait(wait)):
-                return _pending(service.retry_after(key, budget), "still solving; the answer is kept: ask again",
-                                **head)
+                return pending(service.retry_after(key, budget), "still solving; the answer is kept: ask again",
+                               **head)
             answer, source = task.result(), "solver"
         return JSONResponse(answer | head | {"source": source})
 
-    @app.post("/v1/replay", responses=bad, tags=["deals"])
-    @_body(hint_request)
+    @routes.post("/v1/replay", responses=BAD)
+    @body_of(contract.hint_request)
     async def replay(request: Any = Body(...)) -> JSONResponse:
         """Play moves on a solitaire deal or layout: `halfmoon replay … --json` (the position, score,
         status) with ``legal``, the moves that can be played next. A move that cannot be played is a
         400 whose message is the rules' own, after ``move N ('…'):``. Instant: nothing is solved."""
         return JSONResponse((await played(request))[4].to_json())
 
-    @app.post("/v1/fair-hint", responses=bad | later | busy, tags=["deals"])
-    @_body(FairHintRequest)
-    async def fair_hint(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    @routes.post("/v1/fair-hint", responses=BAD | PENDING | BUSY)
+    @body_of(fair_request)
+    async def fair_hint(http: Request, request: Any = Body(...), wait: float | None = wait_param) -> JSONResponse:
         """A fair hint (`halfmoon hint … --visible --json`): judged from what the player sees. For each
         legal move, the share of sampled arrangements of the hidden cards (consistent with the tops,
         pile heights, reserve and cards removed) in which the game stays winnable, with a 95%
@@ -130,13 +98,13 @@ def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any,
         worker_game = line.game if rules is None else None
         key = json.dumps(["fair", worker_game, rules, line.position_json, request.samples, request.seed],
                          sort_keys=True)
-        return await answered(fair_answers, key, FAIR_BUDGET, fair_hint_job,
+        return await answered(fair_answers, key, FAIR_BUDGET, work.fair_hint_job,
                               (line.position_json, worker_game, rules, request.samples, request.seed, FAIR_BUDGET),
-                              wait, line, _client(http))
+                              wait, line, client_of(http))
 
-    @app.post("/v1/analyze", responses=bad | later | busy, tags=["deals"])
-    @_body(hint_request)
-    async def analyze(http: Request, request: Any = Body(...), wait: float | None = wait_query) -> JSONResponse:
+    @routes.post("/v1/analyze", responses=BAD | PENDING | BUSY)
+    @body_of(contract.hint_request)
+    async def analyze(http: Request, request: Any = Body(...), wait: float | None = wait_param) -> JSONResponse:
         """Where did I go wrong (`halfmoon analyze … --json`): the first move after which the game could
         no longer be won (a binary search over the line, every card known), and the moves that would
         have kept it winnable there."""
@@ -144,5 +112,8 @@ def install_play(app: FastAPI, service: Any, wait_query: Any, hint_request: Any,
         seconds = config.hint_time_limit
         key = json.dumps(["analyze", start, game, rules, [str(m) for m in line.moves], seconds], sort_keys=True)
         budget = seconds * (4 + len(line.moves).bit_length() + HINT_POSITIONS)
-        return await answered(analyses, key, budget, analyze_job,
-                              (start, game, rules, moves, halfmoon.Limits(seconds=seconds)), wait, line, _client(http))
+        return await answered(analyses, key, budget, work.analyze_job,
+                              (start, game, rules, moves, halfmoon.Limits(seconds=seconds)), wait, line,
+                              client_of(http))
+
+    return routes
