@@ -1,4 +1,5 @@
-"""Every `halfmoon …` example in README.md's ```sh blocks runs and exits 0 (issue 13).
+"""Every `halfmoon …` example in README.md's ```sh blocks runs and exits 0 (issue 13), and its
+```python blocks run (issue 30).
 
 The examples are read from the README itself, so an example that goes wrong (a renamed option, an
 illegal line of moves, a game name) fails here. Each runs in a fresh folder with its own results
@@ -22,6 +23,7 @@ import re
 import shlex
 import subprocess
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -280,3 +282,52 @@ def test_readme_example(example, tmp_path, monkeypatch):
 @pytest.mark.parametrize("example", _params(slow=True))
 def test_readme_example_as_written(example, tmp_path, monkeypatch):
     _run(example, tmp_path, budget=False, monkeypatch=monkeypatch)
+
+
+# -- the Python API's examples -----------------------------------------------------------------------
+
+#: The same as `BUDGETS`, for the ```python blocks: a smaller budget in the default run.
+PYTHON_BUDGETS = {
+    'method="cpsat",': 'method="cpsat", limits=halfmoon.Limits(seconds=2),',
+    "range(1000)": "range(40)",
+}
+
+
+def python_blocks() -> list[list[Example]]:
+    """The README's ```python blocks, each a list of its lines to run (comments and ``# not tested`` lines left out)."""
+    blocks: list[list[Example]] = []
+    inside = False
+    for number, raw in enumerate(README.read_text(encoding="utf-8").splitlines(), start=1):
+        if raw.startswith("```"):
+            inside = raw.strip() == "```python"
+            if inside:
+                blocks.append([])
+            continue
+        if inside and raw.strip() and not raw.lstrip().startswith("#") and not raw.rstrip().endswith(SKIP_MARK):
+            blocks[-1].append(Example(number, _strip_comment(raw)))
+    return blocks
+
+
+PYTHON_BLOCKS = python_blocks()
+
+
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"line{block[0].line}" for block in PYTHON_BLOCKS])
+def test_readme_python_example(block, tmp_path, monkeypatch):
+    """Each block runs line by line in one namespace, in a fresh folder and store, and uses no deprecated name."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HALFMOON_DB", str(tmp_path / "results.sqlite3"))
+    namespace: dict = {}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=r"halfmoon\..* is deprecated", category=DeprecationWarning)
+        for example in block:
+            source = example.command
+            for text, smaller in PYTHON_BUDGETS.items():
+                source = source.replace(text, smaller)
+            try:
+                exec(compile(source, str(example), "exec"), namespace)
+            except Exception as error:
+                raise AssertionError(f"{example}: {type(error).__name__}: {error}") from error
+
+
+def test_the_readme_has_python_examples():
+    assert PYTHON_BLOCKS and len(PYTHON_BLOCKS[0]) >= 8, PYTHON_BLOCKS
