@@ -87,3 +87,12 @@ def test_code_ranges_and_the_catalogue():
     assert run("code", "--range", "5:2").exit_code == 3
     names = [json.loads(line)["name"] for line in run("games", "--json").output.splitlines()]
     assert names[:8] == ["halfmoon", "elevens", "suit-elevens", "tens", "shithead", "eight-and-a-half", "golf", "spit"]
+
+
+def test_serve_names_its_endgame_limit_as_the_limits_do_and_keeps_the_old_name():
+    from halfmoon.cli.commands.serve import serve
+
+    option = next(param for param in serve.params if param.name == "endgame_time_limit")
+    assert option.opts == ["--endgame-time-limit", "--endgame-max-seconds"]
+    assert "deprecated" in (option.help or "")
+    assert serve.make_context("serve", ["--endgame-max-seconds", "5"]).params["endgame_time_limit"] == 5.0

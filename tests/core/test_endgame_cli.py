@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
+import halfmoon
 from halfmoon.cli.main import main
 
 SMALL = {"to_move": 0, "hands": [["5C"], ["9D"]], "face_up": [["KS"], ["4H"]], "face_down": [["7H"], ["QD"]],
@@ -73,3 +75,18 @@ def test_value_seconds_says_when_the_value_was_known() -> None:
     assert q["value_seconds"] is not None and 0 <= q["value_seconds"] <= q["seconds"]
     golf = json.loads(run("endgame", "golf", "--code", "GF1-2-AAAAAAB", "--until", "endgame", "--json").output)
     assert all(g["method"] == "alphabeta" and g["value_seconds"] is None for g in golf["questions"])
+
+
+def test_an_unknown_endgame_game_names_the_games_that_are() -> None:
+    for game in ("chess", "halfmoon"):  # not a game, and a solitaire
+        result = run("endgame", game, "--code", "SH1-2-AAAAAAA")
+        assert result.exit_code == 3
+        assert result.output == (f"error: unknown endgame game {game!r}: expected one of shithead, eight-and-a-half, "
+                                 f"golf, spit\n")
+    assert run("endgame", "SH", "--code", "SH1-2-AAAAAAB", "--show-only").exit_code == 0  # a tag, any case
+
+
+def test_until_is_checked_whether_or_not_the_position_is_solved() -> None:
+    for ask in (halfmoon.endgame, halfmoon.endgame_position):
+        with pytest.raises(halfmoon.InputError, match=r"^until 'the end': expected 'endgame'$"):
+            ask("SH1-2-AAAAAAB", until="the end")
