@@ -85,23 +85,22 @@ def solve(
     chosen = method_of(solitaire, method)
     effective = (limits or Limits()).over(solitaire.default_limits)
     position, played = after_moves(solitaire, found.position, moves)
-    # A deal as dealt, asked the default way: the question the atlas and the store answer.
-    kept = found if found.is_deal and not played and method is None and seed is None and engine is None else None
-    decided = _from_atlas(solitaire, kept, atlas) if kept is not None and atlas is not None else None
+    code = None if played else found.code
+    kept = found if found.is_deal and not played else None  # a deal as dealt: what the atlas and the store keep
+    if kept is None or method is not None or seed is not None or engine is not None:  # a question they did not answer
+        return _keep(store, kept, effective, _fresh(solitaire, position, code, chosen, effective, seed or 0))
+    decided = _from_atlas(solitaire, kept, atlas)
     if decided is not None and (verdict_only or decided.verdict is Verdict.UNWINNABLE):
         return _atlas_answer(solitaire, decided)
-    result = _from_store(store, kept, effective) if kept is not None and store is not None else None
-    if result is None:
-        result = _fresh(solitaire, position, None if played else found.code, chosen, effective, seed or 0)
-        if store is not None and found.is_deal and not played:
-            assert found.number is not None
-            store.put(result.to_stored(solitaire.tag, found.number, effective))
-            store.flush()
+    result = _from_store(store, kept, effective) or _keep(store, kept, effective,
+                                                          _fresh(solitaire, position, code, chosen, effective, 0))
     return result if decided is None else _agreeing(solitaire, decided, result)
 
 
 def _from_atlas(solitaire: Solitaire[Any, Any], found: SolitaireStart, atlas: Any) -> AtlasEntry | None:
-    """What the atlas decided about a deal (None when it holds no exact verdict for it)."""
+    """What the atlas decided about a deal (None without an atlas, or when it holds no exact verdict for it)."""
+    if atlas is None:
+        return None
     assert found.code is not None and found.number is not None
     entry = atlas_api.entry(solitaire, found.code, found.number, atlas, strict=False)
     return entry if entry.verdict in (Verdict.WINNABLE, Verdict.UNWINNABLE) else None
@@ -127,8 +126,10 @@ def _agreeing(solitaire: Solitaire[Any, Any], entry: AtlasEntry, result: SolveRe
     return _atlas_answer(solitaire, entry, result.nodes, result.seconds, result.stopped)
 
 
-def _from_store(store: ResultStore, found: SolitaireStart, limits: Limits) -> SolveResult | None:
+def _from_store(store: ResultStore | None, found: SolitaireStart, limits: Limits) -> SolveResult | None:
     """The store's answer its trust rules allow for a deal under `limits`, its winning line replayed once."""
+    if store is None:
+        return None
     solitaire = found.solitaire
     replayed: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
 
@@ -171,6 +172,16 @@ def _fresh(solitaire: Solitaire[Any, Any], position: Any, code: str | None, meth
         else None, found.method, found.nodes, found.seconds, solitaire.solver_version, found.stopped,
         stats=found.stats, limits=limits, engine=found.stats.get("engine"),
     )
+
+
+
+def _keep(store: ResultStore | None, kept: SolitaireStart | None, limits: Limits, result: SolveResult) -> SolveResult:
+    """`result`, written to the store first when it answers a deal as dealt (`limits`: those it ran under)."""
+    if store is not None and kept is not None:
+        assert kept.number is not None
+        store.put(result.to_stored(kept.solitaire.tag, kept.number, limits))
+        store.flush()
+    return result
 
 
 __all__ = ["from_store", "solve"]
